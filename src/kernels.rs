@@ -1,0 +1,145 @@
+//! The hot bit kernels of the rules: legal moves and flips on raw `u64` boards.
+//!
+//! `p` is the side to move's discs, `o` the opponent's; bit `i` is square `i`
+//! (`a1` = 0, `h1` = 7, `a8` = 56). These portable versions use only shifts
+//! and masks. [`crate::reference`] holds slow ray-walking versions that the
+//! tests compare them with.
+
+/// Square-index steps of the 8 directions, and whether the step goes toward
+/// higher bits. East +1, south +8, south-east +9, south-west +7 go up;
+/// west, north, north-west, north-east go down.
+const DIRECTIONS: [(i8, i8); 8] = [
+    (1, 0),   // east
+    (0, 1),   // south
+    (1, 1),   // south-east
+    (-1, 1),  // south-west
+    (-1, 0),  // west
+    (0, -1),  // north
+    (-1, -1), // north-west
+    (1, -1),  // north-east
+];
+
+/// `RAYS[sq][d]`: the squares strictly beyond `sq` in direction `d` of
+/// [`DIRECTIONS`], up to the edge. Directions 0..4 go toward higher bits.
+pub(crate) const RAYS: [[u64; 8]; 64] = build_rays();
+
+const fn build_rays() -> [[u64; 8]; 64] {
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dc, dr) = DIRECTIONS[d];
+            let mut c = (sq % 8) as i8 + dc;
+            let mut r = (sq / 8) as i8 + dr;
+            let mut mask = 0u64;
+            while c >= 0 && c < 8 && r >= 0 && r < 8 {
+                mask |= 1u64 << (r * 8 + c);
+                c += dc;
+                r += dr;
+            }
+            rays[sq][d] = mask;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+}
+
+/// Columns b..g: a run that moves sideways never wraps through these.
+const INNER: u64 = 0x7e7e_7e7e_7e7e_7e7e;
+
+/// Legal moves of `p` against `o`: the empty squares from which some
+/// direction holds a run of `o` discs closed by a `p` disc.
+///
+/// Kogge-Stone style: in each direction the run is grown by 1, then by 2
+/// and 2 more, which covers the at most 6 discs a run can hold.
+#[inline]
+pub fn moves(p: u64, o: u64) -> u64 {
+    let empty = !(p | o);
+    let inner = o & INNER;
+    (run_up(p, inner, 1)
+        | run_down(p, inner, 1)
+        | run_up(p, o, 8)
+        | run_down(p, o, 8)
+        | run_up(p, inner, 7)
+        | run_down(p, inner, 7)
+        | run_up(p, inner, 9)
+        | run_down(p, inner, 9))
+        & empty
+}
+
+/// The squares one step past a run of `mask` discs that starts next to a
+/// `p` disc, stepping toward higher bits by `shift`.
+#[inline(always)]
+fn run_up(p: u64, mask: u64, shift: u32) -> u64 {
+    let mut run = mask & (p << shift);
+    run |= mask & (run << shift);
+    let pairs = mask & (mask << shift);
+    run |= pairs & (run << (2 * shift));
+    run |= pairs & (run << (2 * shift));
+    run << shift
+}
+
+/// As [`run_up`], stepping toward lower bits.
+#[inline(always)]
+fn run_down(p: u64, mask: u64, shift: u32) -> u64 {
+    let mut run = mask & (p >> shift);
+    run |= mask & (run >> shift);
+    let pairs = mask & (mask >> shift);
+    run |= pairs & (run >> (2 * shift));
+    run |= pairs & (run >> (2 * shift));
+    run >> shift
+}
+
+/// The discs of `o` that playing on `sq` flips (0 when the move is illegal
+/// or the square is taken; callers check legality with [`moves`]).
+///
+/// For each ray the first square that is not an opponent disc is found with
+/// one bit trick (lowest bit going up, highest bit going down); if it is a
+/// `p` disc, the squares before it flip.
+#[inline]
+pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
+    let rays = &RAYS[sq];
+    let mut flipped = 0u64;
+    let mut d = 0;
+    while d < 4 {
+        let ray = rays[d];
+        let stop = ray & !o;
+        let first = stop & stop.wrapping_neg();
+        let closed = ((first & p) != 0) as u64;
+        flipped |= ray & first.wrapping_sub(1) & closed.wrapping_neg();
+        d += 1;
+    }
+    while d < 8 {
+        let ray = rays[d];
+        // The `| 1` sentinel keeps the shift in range when nothing stops
+        // the run; a1 is then either off the ray or an opponent disc.
+        let stop = (ray & !o) | 1;
+        let first = (1u64 << 63) >> stop.leading_zeros();
+        let closed = ((first & p & ray) != 0) as u64;
+        flipped |= ray & !(first.wrapping_shl(1).wrapping_sub(1)) & closed.wrapping_neg();
+        d += 1;
+    }
+    flipped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rays_of_a_corner_and_a_centre_square() {
+        // a1 = 0: east is b1..h1, south is a2..a8, south-east the long diagonal.
+        assert_eq!(RAYS[0][0], 0xfe);
+        assert_eq!(RAYS[0][1], 0x0101_0101_0101_0100);
+        assert_eq!(RAYS[0][2], 0x8040_2010_0804_0200);
+        assert_eq!(
+            RAYS[0][3] | RAYS[0][4] | RAYS[0][5] | RAYS[0][6] | RAYS[0][7],
+            0
+        );
+        // d4 = 27 has 8 rays covering 3+4+4+3+3+3+3+3 squares.
+        let total: u32 = RAYS[27].iter().map(|r| r.count_ones()).sum();
+        assert_eq!(total, 4 + 4 + 4 + 3 + 3 + 3 + 3 + 3);
+    }
+}

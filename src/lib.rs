@@ -1,0 +1,32 @@
+//! An Othello engine for CodinGame: bitboard rules, evaluations, searches,
+//! an endgame solver and the CodinGame protocol. The library does no I/O;
+//! the `othello` binary reads and prints.
+//!
+//! ```
+//! use othello::{Board, perft::perft};
+//! let start = Board::start();
+//! assert_eq!(start.moves().count(), 4);
+//! assert_eq!(perft(&start, 4), 244);
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod bench;
+pub mod bitboard;
+pub mod board;
+pub mod cli;
+pub mod eval;
+pub mod game;
+pub mod kernels;
+pub mod perft;
+pub mod protocol;
+pub mod reference;
+pub mod rng;
+pub mod search;
+pub mod square;
+pub mod time;
+
+pub use bitboard::Bitboard;
+pub use board::{Board, Move};
+pub use game::{Color, Game};
+pub use square::Square;

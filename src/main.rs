@@ -1,0 +1,144 @@
+//! The `othello` binary: the CodinGame bot (no arguments), and the engine's
+//! tools (`perft`, `bench`). All reading and printing happens here.
+
+use othello::cli::{self, BotOptions, Command};
+use othello::protocol::{self, Lines};
+use othello::search::{self, Limits};
+use othello::time::{Deadline, DEFAULT_TURN_BUDGET_MS, FIRST_TURN_BUDGET_MS};
+use othello::{perft, Bitboard, Board};
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Exit status for malformed input or bad arguments.
+const EXIT_USAGE: u8 = 2;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match cli::parse(&args) {
+        Ok(Command::Help) => {
+            print!("{}", cli::USAGE);
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Perft(depth)) => {
+            run_perft(depth);
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Bench(depth)) => {
+            run_bench(depth.unwrap_or(othello::bench::DEFAULT_DEPTH));
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Bot(options)) => run_bot(&options),
+        Err(message) => {
+            eprintln!("othello: {message}");
+            eprint!("{}", cli::USAGE);
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+fn run_perft(depth: u32) {
+    let start = Instant::now();
+    let count = perft::perft(&Board::start(), depth);
+    let secs = start.elapsed().as_secs_f64();
+    println!("{count}");
+    println!(
+        "depth {depth}: {:.3} s, {:.1} M leaves/s",
+        secs,
+        count as f64 / secs.max(1e-9) / 1e6
+    );
+}
+
+fn run_bench(depth: u32) {
+    let r = othello::bench::run(depth);
+    println!("positions {} depth {depth}", othello::bench::POSITIONS);
+    println!("nodes {}", r.nodes);
+    println!("time {} ms", r.elapsed.as_millis());
+    println!("nps {:.0}", r.nps());
+}
+
+/// Plays the CodinGame protocol until the input ends.
+fn run_bot(options: &BotOptions) -> ExitCode {
+    let seed = options.seed.unwrap_or_else(|| {
+        std::env::var("OTHELLO_SEED")
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0)
+    });
+    let config = search::Config {
+        seed,
+        eval: options.eval,
+    };
+    let Some(mut strategy) = search::create(&options.strategy, &config) else {
+        eprintln!("othello: unknown strategy {:?}", options.strategy);
+        return ExitCode::from(EXIT_USAGE);
+    };
+
+    let stdin = io::stdin();
+    // A read error is treated like the end of input.
+    let mut lines = Lines::new(stdin.lock().lines().map_while(Result::ok));
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+
+    // No input at all is not an error: there was no game.
+    let Some(first) = next_nonblank(&mut lines) else {
+        return ExitCode::SUCCESS;
+    };
+    let init = match protocol::read_init(first, &mut lines) {
+        Ok(init) => init,
+        Err(e) => return malformed(&e),
+    };
+    let mut first_turn = true;
+    loop {
+        // The end of input between turns ends the game quietly.
+        let Some(first) = next_nonblank(&mut lines) else {
+            return ExitCode::SUCCESS;
+        };
+        let start = Instant::now();
+        let turn = match protocol::read_turn(first, &mut lines, init.color, false) {
+            Ok(turn) => turn,
+            Err(e) => return malformed(&e),
+        };
+        let budget_ms = options.time_ms.unwrap_or(if first_turn {
+            FIRST_TURN_BUDGET_MS
+        } else {
+            DEFAULT_TURN_BUDGET_MS
+        });
+        first_turn = false;
+        let limits = Limits {
+            deadline: Deadline::new(start, Duration::from_millis(budget_ms)),
+            depth: options.depth,
+            nodes: options.nodes,
+        };
+        if let Some(warning) = turn.consistency_warning() {
+            eprintln!("othello: {warning}");
+        }
+        let candidates = turn.action_set() & turn.board.moves().0;
+        let answer = if candidates == 0 {
+            // The board and the list disagree entirely: trust the list.
+            format!("{} MSG desync", turn.actions[0])
+        } else {
+            let result = strategy.choose(&turn.board, Bitboard(candidates), &limits);
+            format!("{} MSG {}", result.best, result.message())
+        };
+        if writeln!(out, "{answer}").and_then(|_| out.flush()).is_err() {
+            // The referee closed our output: nothing left to do.
+            return ExitCode::SUCCESS;
+        }
+    }
+}
+
+/// The next line that is not blank, or `None` at the end of input.
+fn next_nonblank<I: Iterator<Item = String>>(lines: &mut Lines<I>) -> Option<String> {
+    loop {
+        match lines.next_opt() {
+            Some(line) if line.is_empty() => continue,
+            other => return other,
+        }
+    }
+}
+
+fn malformed(e: &protocol::ProtocolError) -> ExitCode {
+    eprintln!("othello: malformed input: {e}");
+    ExitCode::from(EXIT_USAGE)
+}

@@ -1,0 +1,353 @@
+//! CodinGame's Othello text protocol, both directions, without I/O.
+//!
+//! The bot feeds the lines it reads to [`Lines`], [`read_init`] and
+//! [`read_turn`]; the referee builds the same text with [`format_init`] and
+//! [`format_turn`] and reads answers with [`parse_answer`]. Lines may end in
+//! CRLF and carry stray spaces around their content.
+
+use crate::board::{Board, Move};
+use crate::game::Color;
+use crate::square::Square;
+use core::fmt;
+
+/// The longest message CodinGame shows after `MSG`.
+pub const MSG_MAX_CHARS: usize = 12;
+
+/// A protocol violation, with the 1-based number of the offending line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProtocolError {
+    /// 1-based line number in the input (0: end of input before any line).
+    pub line: usize,
+    /// What was wrong.
+    pub what: String,
+}
+
+impl fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.what)
+    }
+}
+
+impl std::error::Error for ProtocolError {}
+
+/// Numbered input lines; trims CR, LF and spaces from each.
+#[derive(Debug)]
+pub struct Lines<I> {
+    inner: I,
+    number: usize,
+}
+
+impl<I: Iterator<Item = String>> Lines<I> {
+    /// Wraps a source of lines.
+    pub fn new(inner: I) -> Lines<I> {
+        Lines { inner, number: 0 }
+    }
+
+    /// The number of lines read so far (the last line's number).
+    pub fn line_number(&self) -> usize {
+        self.number
+    }
+
+    /// The next line, trimmed, or `None` at the end of input.
+    pub fn next_opt(&mut self) -> Option<String> {
+        let line = self.inner.next()?;
+        self.number += 1;
+        Some(line.trim().to_string())
+    }
+
+    /// The next line, trimmed; the end of input is an error naming `what`
+    /// was expected.
+    ///
+    /// # Errors
+    /// The end of input.
+    pub fn next_required(&mut self, what: &str) -> Result<String, ProtocolError> {
+        match self.next_opt() {
+            Some(line) => Ok(line),
+            None => Err(ProtocolError {
+                line: self.number + 1,
+                what: format!("unexpected end of input, expected {what}"),
+            }),
+        }
+    }
+
+    fn error(&self, what: String) -> ProtocolError {
+        ProtocolError {
+            line: self.number,
+            what,
+        }
+    }
+
+    fn number_field(&self, line: &str, what: &str) -> Result<usize, ProtocolError> {
+        line.parse::<usize>()
+            .map_err(|_| self.error(format!("expected {what} (a number), found {line:?}")))
+    }
+}
+
+/// The two initialisation lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Init {
+    /// Our colour (id 0 is black and moves first).
+    pub color: Color,
+}
+
+/// Reads the initialisation: our id (0 or 1) on `first`, which the caller
+/// already read, then the board size (8).
+///
+/// # Errors
+/// A missing line, a non-number, an id other than 0/1 or a size other than 8.
+pub fn read_init<I: Iterator<Item = String>>(
+    first: String,
+    lines: &mut Lines<I>,
+) -> Result<Init, ProtocolError> {
+    let line = first;
+    let id = lines.number_field(&line, "the player id")?;
+    let color = Color::from_id(id)
+        .ok_or_else(|| lines.error(format!("player id must be 0 or 1, found {id}")))?;
+    let line = lines.next_required("the board size")?;
+    let size = lines.number_field(&line, "the board size")?;
+    if size != 8 {
+        return Err(lines.error(format!("board size must be 8, found {size}")));
+    }
+    Ok(Init { color })
+}
+
+/// One turn's input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// The position from our side (we are to move).
+    pub board: Board,
+    /// The legal moves as the referee listed them, in its order.
+    pub actions: Vec<Square>,
+    /// In EXPERT mode, the opponent's moves since our last one.
+    pub opponent_moves: Option<Vec<Move>>,
+}
+
+impl Turn {
+    /// The listed actions as a set.
+    pub fn action_set(&self) -> u64 {
+        self.actions.iter().fold(0, |acc, sq| acc | sq.bit())
+    }
+
+    /// A warning when the legal moves of the parsed board differ from the
+    /// listed actions (the bot then still plays a listed move).
+    pub fn consistency_warning(&self) -> Option<String> {
+        let listed = self.action_set();
+        let legal = self.board.moves().0;
+        if listed == legal {
+            return None;
+        }
+        let names = |m: u64| {
+            crate::Bitboard(m)
+                .squares()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        Some(format!(
+            "warning: the board's legal moves [{}] differ from the listed actions [{}]",
+            names(legal),
+            names(listed)
+        ))
+    }
+}
+
+/// Reads one turn whose first board row, `first`, the caller already read
+/// (so that it can start its clock there and see the end of input between
+/// turns). `expert`: an opponent-moves line follows the board.
+///
+/// # Errors
+/// A short or long row, an unknown cell, a missing line, a bad count or a
+/// bad action, each naming its line.
+pub fn read_turn<I: Iterator<Item = String>>(
+    first: String,
+    lines: &mut Lines<I>,
+    me: Color,
+    expert: bool,
+) -> Result<Turn, ProtocolError> {
+    let (mine, theirs) = match me {
+        Color::Black => ('0', '1'),
+        Color::White => ('1', '0'),
+    };
+    let mut board = Board::new(0, 0);
+    let mut row_text = first;
+    for row in 0..8u8 {
+        if row > 0 {
+            row_text = lines.next_required(&format!("board row {}", row + 1))?;
+        }
+        let cells: Vec<char> = row_text.chars().collect();
+        if cells.len() != 8 {
+            return Err(lines.error(format!(
+                "board row {} must have 8 cells, found {} in {:?}",
+                row + 1,
+                cells.len(),
+                row_text
+            )));
+        }
+        for (col, &c) in cells.iter().enumerate() {
+            let bit = Square::from_coords(col as u8, row).bit();
+            if c == mine {
+                board.player |= bit;
+            } else if c == theirs {
+                board.opponent |= bit;
+            } else if c != '.' {
+                return Err(lines.error(format!(
+                    "unknown cell character {c:?} in board row {} (expected '.', '0' or '1')",
+                    row + 1
+                )));
+            }
+        }
+    }
+    let opponent_moves = if expert {
+        let line = lines.next_required("the opponent's moves (EXPERT mode)")?;
+        Some(parse_opponent_moves(&line).map_err(|e| lines.error(e))?)
+    } else {
+        None
+    };
+    let line = lines.next_required("the action count")?;
+    let count = lines.number_field(&line, "the action count")?;
+    if count == 0 || count > 64 {
+        return Err(lines.error(format!("action count must be 1..64, found {count}")));
+    }
+    let mut actions = Vec::with_capacity(count);
+    for i in 0..count {
+        let line = lines.next_required(&format!("action {} of {count}", i + 1))?;
+        let sq =
+            Square::parse(&line).map_err(|e| lines.error(format!("bad action {line:?}: {e}")))?;
+        actions.push(sq);
+    }
+    Ok(Turn {
+        board,
+        actions,
+        opponent_moves,
+    })
+}
+
+/// Parses EXPERT mode's `c4;e6;` / `pass;` list (empty on the first turn).
+fn parse_opponent_moves(line: &str) -> Result<Vec<Move>, String> {
+    line.split(';')
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            if w.eq_ignore_ascii_case("pass") {
+                Ok(Move::Pass)
+            } else {
+                Square::parse(w)
+                    .map(Move::Play)
+                    .map_err(|e| format!("bad opponent move {w:?}: {e}"))
+            }
+        })
+        .collect()
+}
+
+/// The initialisation text for player `color`.
+pub fn format_init(color: Color) -> String {
+    format!("{}\n8\n", color.id())
+}
+
+/// One turn's text: the 8 rows (`0` black, `1` white), in EXPERT mode the
+/// opponent's moves since the player's last turn, then the actions.
+pub fn format_turn(
+    black: u64,
+    white: u64,
+    opponent_moves: Option<&[Move]>,
+    actions: u64,
+) -> String {
+    let mut text = String::with_capacity(128);
+    for row in 0..8u8 {
+        for col in 0..8u8 {
+            let bit = Square::from_coords(col, row).bit();
+            text.push(if black & bit != 0 {
+                '0'
+            } else if white & bit != 0 {
+                '1'
+            } else {
+                '.'
+            });
+        }
+        text.push('\n');
+    }
+    if let Some(moves) = opponent_moves {
+        for m in moves {
+            text.push_str(&m.to_string());
+            text.push(';');
+        }
+        text.push('\n');
+    }
+    text.push_str(&format!("{}\n", actions.count_ones()));
+    for sq in crate::Bitboard(actions).squares() {
+        text.push_str(&format!("{sq}\n"));
+    }
+    text
+}
+
+/// A bot's answer line, read as CodinGame reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The move played.
+    pub square: Square,
+    /// The message after `MSG`, cut to [`MSG_MAX_CHARS`].
+    pub message: Option<String>,
+    /// The answer began with `EXPERT`: from the next turn on the bot gets
+    /// the opponent-moves line.
+    pub expert: bool,
+}
+
+/// Parses `d3`, `d3 MSG text` or `EXPERT d3 ...`: split at `MSG`, strip
+/// whitespace, lower-case the move.
+///
+/// # Errors
+/// The move part is not a square (`pass` included: it is never legal).
+pub fn parse_answer(line: &str) -> Result<Answer, String> {
+    let (head, message) = match line.find("MSG") {
+        Some(at) => (&line[..at], Some(line[at + 3..].trim())),
+        None => (line, None),
+    };
+    let mut head = head.trim();
+    let mut expert = false;
+    if let Some(rest) = head.strip_prefix("EXPERT") {
+        expert = true;
+        head = rest.trim();
+    }
+    let lowered = head.to_ascii_lowercase();
+    let square = Square::parse(&lowered).map_err(|_| format!("unreadable move {head:?}"))?;
+    let message = message.map(|m| m.chars().take(MSG_MAX_CHARS).collect());
+    Ok(Answer {
+        square,
+        message,
+        expert,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_read_like_codingame() {
+        let a = parse_answer("  D3 MSG d9 131ms +4 and more\r").unwrap();
+        assert_eq!(a.square.to_string(), "d3");
+        assert_eq!(a.message.as_deref(), Some("d9 131ms +4 "));
+        assert!(!a.expert);
+        assert!(parse_answer("EXPERT c4").unwrap().expert);
+        assert!(parse_answer("pass").is_err());
+        assert!(parse_answer("").is_err());
+    }
+
+    #[test]
+    fn format_then_read_gives_the_position_back() {
+        let b = Board::start();
+        let text = format!(
+            "{}{}",
+            format_init(Color::White),
+            format_turn(b.player, b.opponent, None, b.moves().0)
+        );
+        let mut lines = Lines::new(text.lines().map(String::from));
+        let first = lines.next_opt().unwrap();
+        let init = read_init(first, &mut lines).unwrap();
+        assert_eq!(init.color, Color::White);
+        let first = lines.next_opt().unwrap();
+        let turn = read_turn(first, &mut lines, init.color, false).unwrap();
+        assert_eq!(turn.board, b.pass());
+        assert_eq!(turn.actions.len(), 4);
+    }
+}

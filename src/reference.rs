@@ -1,0 +1,49 @@
+//! Slow, obviously correct rules: walk each of the 8 rays square by square.
+//!
+//! Nothing here is fast; it exists so that tests can check the fast kernels
+//! of [`crate::kernels`] (and the run-time dispatched ones) against it.
+
+/// Steps (column, row) of the 8 directions.
+const STEPS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+fn bit(c: i32, r: i32) -> u64 {
+    1u64 << (r * 8 + c)
+}
+
+/// The discs of `o` flipped by `p` playing on `sq`, by walking each ray.
+pub fn flips_slow(p: u64, o: u64, sq: usize) -> u64 {
+    if (p | o) & (1u64 << sq) != 0 {
+        return 0;
+    }
+    let (c0, r0) = ((sq % 8) as i32, (sq / 8) as i32);
+    let mut all = 0;
+    for (dc, dr) in STEPS {
+        let (mut c, mut r) = (c0 + dc, r0 + dr);
+        let mut run = 0u64;
+        while (0..8).contains(&c) && (0..8).contains(&r) && o & bit(c, r) != 0 {
+            run |= bit(c, r);
+            c += dc;
+            r += dr;
+        }
+        if (0..8).contains(&c) && (0..8).contains(&r) && p & bit(c, r) != 0 {
+            all |= run;
+        }
+    }
+    all
+}
+
+/// The legal moves of `p`: empty squares where [`flips_slow`] flips something.
+pub fn moves_slow(p: u64, o: u64) -> u64 {
+    (0..64)
+        .filter(|&sq| flips_slow(p, o, sq) != 0)
+        .fold(0, |acc, sq| acc | 1u64 << sq)
+}
