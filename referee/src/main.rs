@@ -1,1 +1,304 @@
-fn main() {}
+//! `referee`: runs Othello matches between bot processes under CodinGame's
+//! rules. See docs/referee.md.
+
+mod bot;
+mod cli;
+mod display;
+mod games_file;
+mod ggf;
+mod human;
+mod openings;
+mod output;
+mod play;
+mod record;
+mod runner;
+mod stats;
+mod stderr;
+mod summary;
+mod tuning;
+mod watch;
+
+use clap::Parser;
+use cli::Args;
+use play::{GameSetup, PlayerSpec, TimeLimits};
+use record::{GameRecord, Header, Side};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Exit status for bad arguments or unreadable input files.
+const EXIT_USAGE: u8 = 2;
+/// Games of the demonstration match (no arguments).
+const DEMO_GAMES: usize = 4;
+
+fn main() -> ExitCode {
+    let demo = std::env::args_os().len() == 1;
+    let args = Args::parse();
+    match run(args, demo) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("referee: {message}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+fn run(mut args: Args, demo: bool) -> Result<(), String> {
+    if let Some(spec) = &args.replay {
+        return replay(spec, Duration::from_millis(args.delay_ms));
+    }
+    if demo {
+        let bot = demo_bot()?;
+        let bot = shlex::try_quote(&bot.to_string_lossy())
+            .map_err(|e| e.to_string())?
+            .into_owned();
+        args.p1 = Some(bot.clone());
+        args.p2 = Some(format!("{bot} --strategy greedy"));
+        args.name1 = Some("othello".into());
+        args.name2 = Some("othello-greedy".into());
+        args.games = DEMO_GAMES;
+    }
+    let p1 = args
+        .p1
+        .as_deref()
+        .ok_or("missing --p1 (a bot command, or human)")?;
+    let p2 = args
+        .p2
+        .as_deref()
+        .ok_or("missing --p2 (a bot command, or human)")?;
+    let players = [
+        cli::player("--p1", p1, args.name1.as_deref())?,
+        cli::player("--p2", p2, args.name2.as_deref())?,
+    ];
+    let sprt = cli::sprt(args.sprt.as_deref())?;
+    if args.turn_ms == 0 || args.first_turn_ms == 0 {
+        return Err("--turn-ms and --first-turn-ms must be at least 1".into());
+    }
+    let human = players.iter().any(|p| p.spec == PlayerSpec::Human);
+    let watch = args.watch || human;
+    let games = if watch { 1 } else { args.games };
+    if games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let (openings, openings_source) = openings(&args, games, seed)?;
+    let header = Header {
+        kind: Header::KIND.into(),
+        p1: players[0].command.clone(),
+        p2: players[1].command.clone(),
+        seed,
+        openings: openings_source,
+    };
+    if let Some(dir) = &args.stderr_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--stderr-dir {}: {e}", dir.display()))?;
+    }
+    let limits = TimeLimits {
+        first_turn: Duration::from_millis(args.first_turn_ms),
+        turn: Duration::from_millis(args.turn_ms),
+        margin: Duration::from_millis(args.margin_ms),
+    };
+    let setups: Vec<GameSetup> = (1..=games)
+        .map(|game| GameSetup {
+            game,
+            black: if game % 2 == 1 { Side::P1 } else { Side::P2 },
+            opening: openings[(game - 1) / 2 % openings.len()].clone(),
+            seeds: Side::BOTH.map(|s| bot_seed(seed, game, s)),
+            stderr_files: Side::BOTH.map(|s| {
+                args.stderr_dir
+                    .as_ref()
+                    .map(|d| d.join(format!("game-{game:04}-{s}.stderr")))
+            }),
+            limits,
+        })
+        .collect();
+
+    // Resume: keep the games already in the file, play the others.
+    let (mut records, mut writer) = match &args.games_out {
+        Some(path) if args.resume && path.exists() => {
+            let file = games_file::read(path)?;
+            if file.header != header {
+                return Err(format!(
+                    "--resume: {} belongs to another match (players, seed or openings differ)",
+                    path.display()
+                ));
+            }
+            let writer = games_file::GamesWriter::append(path, file.valid_len)?;
+            (file.records, Some(writer))
+        }
+        Some(path) => (
+            Vec::new(),
+            Some(games_file::GamesWriter::create(path, &header)?),
+        ),
+        None => (Vec::new(), None),
+    };
+    let done: std::collections::HashSet<usize> = records.iter().map(|r| r.game).collect();
+    let todo: Vec<GameSetup> = setups
+        .into_iter()
+        .filter(|s| !done.contains(&s.game))
+        .collect();
+
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let concurrency = args.concurrency.unwrap_or(cores);
+    if concurrency == 0 {
+        return Err("--concurrency must be at least 1".into());
+    }
+    if concurrency > cores && !args.force_concurrency {
+        return Err(format!(
+            "--concurrency {concurrency} is more than the {cores} cores: timings would be unfair (add --force-concurrency to insist)"
+        ));
+    }
+    let concurrency = if watch { 1 } else { concurrency };
+
+    let names = [players[0].name.clone(), players[1].name.clone()];
+    let commands = [players[0].command.as_str(), players[1].command.as_str()];
+    let specs = [players[0].spec.clone(), players[1].spec.clone()];
+    let out = output::Output::new(games, watch);
+    if args.seed.is_none() && !watch {
+        out.note(&format!(
+            "seed {seed} (pass --seed {seed} to replay this match)"
+        ));
+    }
+    if !done.is_empty() {
+        out.note(&format!("resuming: {} games already played", done.len()));
+    }
+    let summarize = |records: &[GameRecord]| {
+        summary::summarize(
+            records,
+            [&names[0], &names[1]],
+            commands,
+            sprt.as_ref(),
+            seed,
+        )
+    };
+    out.start(records.len(), &summarize(&records));
+    let mut write_error = None;
+    let mut on_done = |record: GameRecord| {
+        if let Some(w) = writer.as_mut() {
+            if let Err(e) = w.write(&record) {
+                write_error.get_or_insert(format!("--games-out: {e}"));
+            }
+        }
+        out.game(&record, &names);
+        records.push(record);
+        let s = summarize(&records);
+        out.progress(records.len(), &s);
+        s.sprt.as_ref().is_none_or(|sp| sp.result == "continue")
+    };
+    if watch {
+        let mut observer = watch::observer(names.clone(), Duration::from_millis(args.delay_ms));
+        for setup in todo {
+            let record = play::play(&setup, &specs, Some(&mut observer));
+            on_done(record);
+        }
+    } else {
+        runner::run(&specs, todo, concurrency, on_done);
+    }
+    out.finish();
+    if let Some(e) = write_error {
+        eprintln!("referee: {e}");
+    }
+
+    records.sort_by_key(|r| r.game);
+    let s = summarize(&records);
+    print!("{}", summary::text(&s));
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&s).expect("the summary serializes");
+        write_file(path, &(text + "\n"), "--json");
+    }
+    if let Some(path) = &args.ggf {
+        let text: String = records
+            .iter()
+            .map(|r| ggf::game(r, [&names[0], &names[1]]) + "\n")
+            .collect();
+        write_file(path, &text, "--ggf");
+    }
+    Ok(())
+}
+
+/// Writes an output file; a failure is reported but does not undo the match.
+fn write_file(path: &std::path::Path, text: &str, flag: &str) {
+    if let Err(e) = std::fs::write(path, text) {
+        eprintln!("referee: {flag} {}: {e}", path.display());
+    }
+}
+
+/// The openings of the pairs, and a description of where they came from.
+fn openings(args: &Args, games: usize, seed: u64) -> Result<(Vec<String>, String), String> {
+    if let Some(path) = &args.openings {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("--openings {}: {e}", path.display()))?;
+        let list =
+            openings::parse(&text).map_err(|e| format!("--openings {}: {e}", path.display()))?;
+        return Ok((list, format!("file {}", path.display())));
+    }
+    match args.random_openings {
+        Some(plies) if plies > 0 => {
+            if plies > 50 {
+                return Err(format!(
+                    "--random-openings: at most 50 moves, found {plies}"
+                ));
+            }
+            let list = (0..games.div_ceil(2))
+                .map(|pair| openings::random(plies, seed, pair))
+                .collect();
+            Ok((list, format!("random {plies}")))
+        }
+        _ => Ok((vec![String::new()], "start".into())),
+    }
+}
+
+/// The seed handed to `side` in game `game`: a hash of the match seed.
+fn bot_seed(seed: u64, game: usize, side: Side) -> u64 {
+    let n = (game as u64) * 2 + side.index() as u64;
+    othello::rng::Rng::seed_from_u64(seed ^ n.wrapping_mul(0xd1b5_4a32_d192_ed03)).next_u64()
+}
+
+/// A seed from the clock, for matches run without `--seed`.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+        % 1_000_000_000
+}
+
+/// The `othello` bot for the demonstration: next to this executable. When
+/// run by `cargo run` and the bot is not built yet, builds it with the
+/// same profile first.
+fn demo_bot() -> Result<PathBuf, String> {
+    let exe =
+        std::env::current_exe().map_err(|e| format!("cannot find the referee itself: {e}"))?;
+    let dir = exe.parent().ok_or("the referee has no directory")?;
+    let bot = dir.join("othello");
+    if !bot.is_file() {
+        if let Some(cargo) = std::env::var_os("CARGO") {
+            eprintln!("referee: building the othello bot for the demo...");
+            let mut build = std::process::Command::new(cargo);
+            build.args(["build", "--package", "othello", "--bin", "othello"]);
+            if dir.file_name().is_some_and(|n| n == "release") {
+                build.arg("--release");
+            }
+            let _ = build.status();
+        }
+    }
+    if bot.is_file() {
+        Ok(bot)
+    } else {
+        Err(format!(
+            "the demo match needs the othello bot at {}: run `cargo build --release` first",
+            bot.display()
+        ))
+    }
+}
+
+/// `--replay FILE:N`.
+fn replay(spec: &str, delay: Duration) -> Result<(), String> {
+    let (path, n) = cli::replay(spec)?;
+    let file = games_file::read(&path)?;
+    let record = file
+        .records
+        .iter()
+        .find(|r| r.game == n)
+        .ok_or_else(|| format!("--replay: {} has no game {n}", path.display()))?;
+    watch::replay(record, [&file.header.p1, &file.header.p2], delay);
+    Ok(())
+}

@@ -1,0 +1,278 @@
+//! A bot process: started in its own process group, fed through its stdin,
+//! read line by line from its stdout with a time limit, its stderr drained
+//! so that it can never block, and always killed and reaped at the end.
+
+use crate::stderr::StderrSink;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+/// The environment variable that carries each bot's seed.
+pub const SEED_ENV: &str = "OTHELLO_SEED";
+/// How long a bot may take to exit once its input is closed before its
+/// process group is killed.
+pub const EXIT_GRACE: Duration = Duration::from_millis(300);
+/// How long the referee keeps listening after a missed limit, only to
+/// report by how much the answer was late.
+pub const LATE_ANSWER_GRACE: Duration = Duration::from_millis(500);
+/// How long to wait for the exit status of a bot that closed its output.
+pub const CRASH_STATUS_WAIT: Duration = Duration::from_millis(500);
+/// The longest answer line kept; the rest of a longer line is dropped.
+pub const MAX_LINE_BYTES: usize = 4096;
+/// How often the exit of a bot is polled while waiting for it.
+const POLL: Duration = Duration::from_millis(2);
+
+/// What came back for one turn.
+#[derive(Debug)]
+pub enum Reply {
+    /// An answer line (without its line end) and the time it took.
+    Line(String, Duration),
+    /// No answer within the limit; `Some(late)` if one came during
+    /// [`LATE_ANSWER_GRACE`] after the limit, `late` past the limit.
+    Timeout(Option<Duration>),
+    /// The bot closed its output (or its input) without answering.
+    Closed,
+}
+
+/// How a process ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitKind {
+    /// `exit(code)`.
+    Code(i32),
+    /// Killed by a signal.
+    Signal(i32),
+}
+
+impl std::fmt::Display for ExitKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExitKind::Code(c) => write!(f, "exit status {c}"),
+            ExitKind::Signal(s) => write!(f, "killed by signal {s}"),
+        }
+    }
+}
+
+/// A running bot.
+#[derive(Debug)]
+pub struct Bot {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: StderrSink,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl Bot {
+    /// Starts `argv` in a new process group with `OTHELLO_SEED=seed`; its
+    /// stderr goes to `stderr_file` (if any) and to a short tail kept for
+    /// crash reports.
+    ///
+    /// # Errors
+    /// The program cannot be started.
+    pub fn spawn(argv: &[String], seed: u64, stderr_file: Option<PathBuf>) -> io::Result<Bot> {
+        let (program, args) = argv
+            .split_first()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .env(SEED_ENV, seed.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (tx, lines) = mpsc::channel();
+        let reader = thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(line) = read_line_capped(&mut reader) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let sink = StderrSink::new(stderr_file);
+        let drainer = sink.drain(stderr);
+        Ok(Bot {
+            child,
+            stdin,
+            lines,
+            stderr: sink,
+            threads: vec![reader, drainer],
+        })
+    }
+
+    /// Writes `text` to the bot's input (no answer expected).
+    ///
+    /// # Errors
+    /// The bot no longer reads its input.
+    pub fn send(&mut self, text: &str) -> io::Result<()> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "input closed"))?;
+        stdin.write_all(text.as_bytes())?;
+        stdin.flush()
+    }
+
+    /// Sends a turn and waits at most `limit` for the answer line; the
+    /// clock starts just before the turn is written.
+    pub fn ask(&mut self, text: &str, limit: Duration) -> Reply {
+        let start = Instant::now();
+        if self.send(text).is_err() {
+            return Reply::Closed;
+        }
+        match self
+            .lines
+            .recv_timeout(limit.saturating_sub(start.elapsed()))
+        {
+            Ok(line) => Reply::Line(line, start.elapsed()),
+            Err(RecvTimeoutError::Disconnected) => Reply::Closed,
+            Err(RecvTimeoutError::Timeout) => {
+                let late = self
+                    .lines
+                    .recv_timeout(LATE_ANSWER_GRACE)
+                    .ok()
+                    .map(|_| start.elapsed().saturating_sub(limit));
+                Reply::Timeout(late)
+            }
+        }
+    }
+
+    /// The exit status of a bot that closed its output, waiting at most
+    /// [`CRASH_STATUS_WAIT`]; `None` if it is still running. The process
+    /// is not reaped (see [`Bot::finish`]).
+    pub fn exit_status(&mut self) -> Option<ExitKind> {
+        let until = Instant::now() + CRASH_STATUS_WAIT;
+        loop {
+            if let Some(kind) = peek_exit(self.child.id()) {
+                return Some(kind);
+            }
+            if Instant::now() >= until {
+                return None;
+            }
+            thread::sleep(POLL);
+        }
+    }
+
+    /// The last lines the bot wrote to stderr.
+    pub fn stderr_tail(&self) -> String {
+        self.stderr.tail()
+    }
+
+    /// Ends the game for this bot: closes its input, gives it
+    /// [`EXIT_GRACE`] to exit, then kills its whole process group (its
+    /// children too) and reaps it. Returns whether it had to be killed.
+    pub fn finish(mut self) -> bool {
+        drop(self.stdin.take());
+        let pid = self.child.id();
+        let until = Instant::now() + EXIT_GRACE;
+        let mut exited = peek_exit(pid).is_some();
+        while !exited && Instant::now() < until {
+            thread::sleep(POLL);
+            exited = peek_exit(pid).is_some();
+        }
+        // The leader is not reaped yet, so its pid still names this group
+        // and no other: killing it cannot hit an unrelated process.
+        kill_group(pid);
+        let _ = self.child.wait();
+        // The pipes close once every process of the group is dead; a
+        // grandchild that left the group could keep them open, so the
+        // threads are waited for briefly and then left behind.
+        let until = Instant::now() + EXIT_GRACE;
+        while self.threads.iter().any(|t| !t.is_finished()) && Instant::now() < until {
+            thread::sleep(POLL);
+        }
+        self.stderr.flush();
+        !exited
+    }
+}
+
+/// Reads one line of at most [`MAX_LINE_BYTES`] (the rest is dropped),
+/// without its line end; `None` at the end of the stream.
+fn read_line_capped<R: Read>(reader: &mut BufReader<R>) -> Option<String> {
+    let mut line = Vec::new();
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if buf.is_empty() {
+            return if line.is_empty() {
+                None
+            } else {
+                Some(String::from_utf8_lossy(&line).into_owned())
+            };
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(at) => (&buf[..at], Some(at + 1)),
+            None => (buf, None),
+        };
+        let room = MAX_LINE_BYTES.saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = done.unwrap_or(buf.len());
+        reader.consume(used);
+        if done.is_some() {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            return Some(String::from_utf8_lossy(&line).into_owned());
+        }
+    }
+}
+
+/// How the process `pid` ended, if it has, without reaping it.
+fn peek_exit(pid: u32) -> Option<ExitKind> {
+    // SAFETY: `info` is a plain C struct that waitid fills in; WNOWAIT
+    // leaves the child waitable, so std's `Child::wait` still reaps it.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let rc = libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        );
+        if rc != 0 || info.si_pid() == 0 {
+            return None;
+        }
+        let status = info.si_status();
+        Some(if info.si_code == libc::CLD_EXITED {
+            ExitKind::Code(status)
+        } else {
+            ExitKind::Signal(status)
+        })
+    }
+}
+
+/// Sends SIGKILL to the process group led by `pid`.
+fn kill_group(pid: u32) {
+    // SAFETY: killpg only sends a signal; an already empty group gives
+    // ESRCH, which is ignored.
+    unsafe {
+        libc::killpg(pid as libc::pid_t, libc::SIGKILL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_cut_and_line_ends_removed() {
+        let mut text = vec![b'x'; MAX_LINE_BYTES + 10];
+        text.extend_from_slice(b"\nd3 MSG hi\r\nlast");
+        let mut r = BufReader::with_capacity(16, &text[..]);
+        assert_eq!(read_line_capped(&mut r).unwrap().len(), MAX_LINE_BYTES);
+        assert_eq!(read_line_capped(&mut r).unwrap(), "d3 MSG hi");
+        assert_eq!(read_line_capped(&mut r).unwrap(), "last");
+        assert_eq!(read_line_capped(&mut r), None);
+    }
+}

@@ -1,0 +1,199 @@
+//! The command line (clap), and its checks that clap cannot make.
+
+use crate::play::PlayerSpec;
+use crate::stats::Sprt;
+use clap::Parser;
+use std::path::PathBuf;
+
+/// Runs Othello matches between bot processes under CodinGame's rules.
+///
+/// With no arguments at all it plays a short demonstration match: the
+/// default `othello` bot against `othello --strategy greedy`.
+#[derive(Parser, Debug, Clone, Default)]
+#[command(name = "referee", version)]
+pub struct Args {
+    /// First player: a shell-style command line, or `human`.
+    #[arg(long, value_name = "CMD")]
+    pub p1: Option<String>,
+    /// Second player: a shell-style command line, or `human`.
+    #[arg(long, value_name = "CMD")]
+    pub p2: Option<String>,
+    /// Display name of p1 (default: derived from the command).
+    #[arg(long)]
+    pub name1: Option<String>,
+    /// Display name of p2 (default: derived from the command).
+    #[arg(long)]
+    pub name2: Option<String>,
+    /// Number of games; openings are played in pairs, colours swapped.
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Games played at once (default: the number of cores).
+    #[arg(long, value_name = "K")]
+    pub concurrency: Option<usize>,
+    /// Allow more games at once than cores.
+    #[arg(long)]
+    pub force_concurrency: bool,
+    /// Limit of every turn after a player's first, in ms.
+    #[arg(long, default_value_t = 150)]
+    pub turn_ms: u64,
+    /// Limit of a player's first turn, in ms.
+    #[arg(long, default_value_t = 2000)]
+    pub first_turn_ms: u64,
+    /// Tolerance added to every limit, in ms (0: strict like CodinGame).
+    #[arg(long, default_value_t = 0)]
+    pub margin_ms: u64,
+    /// Openings file: one transcript per line (`f5d6c3d3`), `#` comments.
+    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
+    pub openings: Option<PathBuf>,
+    /// Random balanced openings of this many moves (default 0: the start
+    /// position).
+    #[arg(long, value_name = "PLIES")]
+    pub random_openings: Option<usize>,
+    /// Match seed: random openings and the bots' seeds (OTHELLO_SEED).
+    /// Default: from the clock (printed, and kept in --games-out).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Stop early on the pentanomial SPRT:
+    /// `elo0=0,elo1=10,alpha=0.05,beta=0.05` (logistic Elo).
+    #[arg(long, value_name = "SPEC")]
+    pub sprt: Option<String>,
+    /// Write the summary as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write one JSON line per game, flushed as each game ends.
+    #[arg(long, value_name = "FILE")]
+    pub games_out: Option<PathBuf>,
+    /// Export the games in GGF.
+    #[arg(long, value_name = "FILE")]
+    pub ggf: Option<PathBuf>,
+    /// Keep each bot's stderr per game in this directory.
+    #[arg(long, value_name = "DIR")]
+    pub stderr_dir: Option<PathBuf>,
+    /// Continue the match of the --games-out file: play only its missing games.
+    #[arg(long, requires = "games_out")]
+    pub resume: bool,
+    /// Play a single game and draw the board after every move.
+    #[arg(long)]
+    pub watch: bool,
+    /// Redraw game N of a --games-out file move by move.
+    #[arg(long, value_name = "FILE:N", conflicts_with_all = ["p1", "p2", "watch"])]
+    pub replay: Option<String>,
+    /// Pause between moves of --watch and --replay, in ms.
+    #[arg(long, default_value_t = 0)]
+    pub delay_ms: u64,
+}
+
+/// A player as given on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerArg {
+    /// The command line as typed.
+    pub command: String,
+    /// How to start it.
+    pub spec: PlayerSpec,
+    /// Its display name.
+    pub name: String,
+}
+
+/// Reads a `--p1`/`--p2` value: `human`, or a command whose program must
+/// exist.
+///
+/// # Errors
+/// An empty or unparsable command, or a program that cannot be found.
+pub fn player(flag: &str, command: &str, name: Option<&str>) -> Result<PlayerArg, String> {
+    if command.trim() == "human" {
+        return Ok(PlayerArg {
+            command: command.to_string(),
+            spec: PlayerSpec::Human,
+            name: name.unwrap_or("human").to_string(),
+        });
+    }
+    let argv = shlex::split(command)
+        .ok_or_else(|| format!("{flag}: cannot split the command line {command:?}"))?;
+    let program = argv
+        .first()
+        .ok_or_else(|| format!("{flag}: empty command"))?;
+    if find_program(program).is_none() {
+        return Err(format!("{flag}: program {program:?} not found"));
+    }
+    let default_name = || {
+        let base = std::path::Path::new(program)
+            .file_name()
+            .map_or(program.clone(), |n| n.to_string_lossy().into_owned());
+        std::iter::once(base)
+            .chain(argv[1..].iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    Ok(PlayerArg {
+        command: command.to_string(),
+        name: name.map_or_else(default_name, str::to_string),
+        spec: PlayerSpec::Command(argv),
+    })
+}
+
+/// Where `program` is: itself if it names a path, else the first match in
+/// `PATH`.
+pub fn find_program(program: &str) -> Option<PathBuf> {
+    let is_file = |p: &std::path::Path| p.is_file();
+    if program.contains('/') {
+        let p = PathBuf::from(program);
+        return is_file(&p).then_some(p);
+    }
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(program))
+            .find(|p| is_file(p))
+    })
+}
+
+/// Reads `--sprt`.
+///
+/// # Errors
+/// A malformed specification.
+pub fn sprt(spec: Option<&str>) -> Result<Option<Sprt>, String> {
+    spec.map(|s| Sprt::parse(s).map_err(|e| format!("--sprt: {e}")))
+        .transpose()
+}
+
+/// Reads `--replay FILE:N`.
+///
+/// # Errors
+/// No `:N`, or N not a positive number.
+pub fn replay(spec: &str) -> Result<(PathBuf, usize), String> {
+    let (file, n) = spec
+        .rsplit_once(':')
+        .ok_or_else(|| format!("--replay: expected FILE:N, found {spec:?}"))?;
+    let n: usize = n
+        .parse()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("--replay: game number must be 1 or more, found {n:?}"))?;
+    Ok((PathBuf::from(file), n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_and_specs() {
+        let p = player("--p1", "sh -c 'echo d3'", None).unwrap();
+        assert_eq!(p.name, "sh -c echo d3");
+        assert_eq!(
+            p.spec,
+            PlayerSpec::Command(vec!["sh".into(), "-c".into(), "echo d3".into()])
+        );
+        assert_eq!(
+            player("--p2", "human", None).unwrap().spec,
+            PlayerSpec::Human
+        );
+        assert!(player("--p1", "", None).unwrap_err().contains("empty"));
+        assert!(player("--p1", "/no/such/bot", None)
+            .unwrap_err()
+            .contains("not found"));
+        assert!(player("--p1", "sh -c 'open", None).is_err());
+        assert_eq!(replay("g.jsonl:3").unwrap(), (PathBuf::from("g.jsonl"), 3));
+        assert!(replay("g.jsonl").is_err());
+        assert!(replay("g.jsonl:0").is_err());
+    }
+}

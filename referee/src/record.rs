@@ -1,0 +1,186 @@
+//! What a game leaves behind: its moves, think times, result and fault, as
+//! written to `--games-out` (one JSON object per line) and read back by
+//! `--resume` and `--replay`.
+
+use serde::{Deserialize, Serialize};
+
+/// One of the two players of a match (`--p1`, `--p2`), whatever its colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// `--p1`.
+    P1,
+    /// `--p2`.
+    P2,
+}
+
+impl Side {
+    /// Both sides, p1 first.
+    pub const BOTH: [Side; 2] = [Side::P1, Side::P2];
+
+    /// 0 for p1, 1 for p2.
+    pub fn index(self) -> usize {
+        match self {
+            Side::P1 => 0,
+            Side::P2 => 1,
+        }
+    }
+
+    /// The other player.
+    pub fn other(self) -> Side {
+        match self {
+            Side::P1 => Side::P2,
+            Side::P2 => Side::P1,
+        }
+    }
+}
+
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Side::P1 => "p1",
+            Side::P2 => "p2",
+        })
+    }
+}
+
+/// How a player lost by breaking the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FaultKind {
+    /// No answer within the turn's limit.
+    Timeout,
+    /// The process died (or could not start, or stopped reading).
+    Crash,
+    /// The process closed its output with exit status 0 and never answered.
+    NoOutput,
+    /// A square that is not among the listed actions.
+    Illegal,
+    /// A line that is not a move.
+    Unreadable,
+}
+
+impl std::fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FaultKind::Timeout => "timeout",
+            FaultKind::Crash => "crash",
+            FaultKind::NoOutput => "no output",
+            FaultKind::Illegal => "illegal move",
+            FaultKind::Unreadable => "unreadable answer",
+        })
+    }
+}
+
+/// A rule broken by one player, which loses the game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fault {
+    /// The offender.
+    pub by: Side,
+    /// What it did.
+    pub kind: FaultKind,
+    /// A one-line explanation (the answer, the exit status...).
+    pub detail: String,
+    /// For a timeout answered late: by how much the answer missed the limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overrun_ms: Option<f64>,
+    /// For a crash: the last lines of the bot's stderr.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr_tail: Option<String>,
+}
+
+/// One move a player chose (the opening's moves are not recorded here).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// Who played it.
+    pub by: Side,
+    /// The square, `a1`..`h8`.
+    pub square: String,
+    /// Think time measured by the referee, from sending the turn to reading
+    /// the answer line, in ms.
+    pub ms: f64,
+    /// The limit of that turn (margin included), in ms.
+    pub limit_ms: f64,
+    /// The text after `MSG`, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msg: Option<String>,
+}
+
+/// A finished game, as one line of `--games-out`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// 1-based game number; games `2k-1` and `2k` share an opening.
+    pub game: usize,
+    /// Who played black (and moved first from the opening on).
+    pub black: Side,
+    /// The opening transcript the referee played before the bots took over.
+    pub opening: String,
+    /// The moves the bots chose, in order.
+    pub moves: Vec<MoveRecord>,
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// Black's discs at the end (or when the game stopped on a fault).
+    pub discs_black: u32,
+    /// White's discs at the end (or when the game stopped on a fault).
+    pub discs_white: u32,
+    /// The broken rule that decided the game, if one did.
+    pub fault: Option<Fault>,
+    /// The seeds handed to p1 and p2 through `OTHELLO_SEED`.
+    pub seeds: [u64; 2],
+    /// Players that did not exit after the end of input and were killed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub killed_after_end: Vec<Side>,
+}
+
+impl GameRecord {
+    /// The opening pair this game belongs to (0-based).
+    pub fn pair(&self) -> usize {
+        (self.game - 1) / 2
+    }
+
+    /// `side`'s points: 1 for a win, 0.5 for a draw, 0 for a loss.
+    pub fn points(&self, side: Side) -> f64 {
+        match self.winner {
+            None => 0.5,
+            Some(w) if w == side => 1.0,
+            Some(_) => 0.0,
+        }
+    }
+
+    /// `side`'s final disc difference, empties to the winner, for a game
+    /// that ended on the board; `None` for a game decided by a fault.
+    pub fn disc_diff(&self, side: Side) -> Option<i32> {
+        if self.fault.is_some() {
+            return None;
+        }
+        let (b, w) = (self.discs_black as i32, self.discs_white as i32);
+        let empties = 64 - b - w;
+        let black = match b.cmp(&w) {
+            std::cmp::Ordering::Greater => b - w + empties,
+            std::cmp::Ordering::Less => b - w - empties,
+            std::cmp::Ordering::Equal => 0,
+        };
+        Some(if side == self.black { black } else { -black })
+    }
+}
+
+/// The first line of a `--games-out` file: what match the games belong to,
+/// so that `--resume` continues the same match and no other.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always [`Header::KIND`].
+    pub kind: String,
+    /// p1's command line.
+    pub p1: String,
+    /// p2's command line.
+    pub p2: String,
+    /// The match seed.
+    pub seed: u64,
+    /// Where the openings came from.
+    pub openings: String,
+}
+
+impl Header {
+    /// The `kind` of a games file.
+    pub const KIND: &'static str = "othello-referee-games";
+}

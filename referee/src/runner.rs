@@ -1,0 +1,45 @@
+//! Runs many games at once: K worker threads take game numbers from a
+//! shared queue, and the caller's thread receives each record as its game
+//! ends (to print, save and decide whether to stop early).
+
+use crate::play::{self, GameSetup, PlayerSpec};
+use crate::record::GameRecord;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+
+/// Plays `setups` with at most `concurrency` games at a time. `on_done`
+/// gets every record in the order games end; when it returns `false` no
+/// new game starts (games under way still finish and are reported).
+pub fn run(
+    players: &[PlayerSpec; 2],
+    setups: Vec<GameSetup>,
+    concurrency: usize,
+    mut on_done: impl FnMut(GameRecord) -> bool,
+) {
+    let queue = Mutex::new(VecDeque::from(setups));
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..concurrency.max(1) {
+            let tx = tx.clone();
+            let (queue, stop) = (&queue, &stop);
+            scope.spawn(move || loop {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+                let Some(setup) = next else { break };
+                if tx.send(play::play(&setup, players, None)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for record in rx {
+            if !on_done(record) {
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+    });
+}

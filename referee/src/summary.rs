@@ -1,0 +1,309 @@
+//! The match summary: results, faults, Elo, LOS, pentanomial counts, SPRT
+//! and the tuning report, as text and as the `--json` object.
+
+use crate::record::{FaultKind, GameRecord, Side};
+use crate::stats::{self, Estimate, Pentanomial, Sprt};
+use crate::tuning::{self, PlayerTiming};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// One player's results.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerSummary {
+    /// Display name.
+    pub name: String,
+    /// Command line.
+    pub command: String,
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+    /// Losses by timeout.
+    pub timeouts: u64,
+    /// Losses by crash (death, failure to start, closed input).
+    pub crashes: u64,
+    /// Losses by an illegal move or an unreadable answer.
+    pub illegal: u64,
+    /// Of `illegal`: the unreadable answers.
+    pub unreadable: u64,
+    /// Losses by exiting with status 0 without answering.
+    pub no_output: u64,
+    /// Mean final disc difference (empties to the winner) over the games
+    /// that ended on the board; `null` if none did.
+    pub mean_disc_diff: Option<f64>,
+    /// Games after which the player had to be killed.
+    pub killed_after_end: u64,
+}
+
+/// An SPRT's state.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SprtSummary {
+    /// H0's Elo.
+    pub elo0: f64,
+    /// H1's Elo.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+    /// The pentanomial log-likelihood ratio.
+    pub llr: f64,
+    /// Accept H0 at or below this.
+    pub lower: f64,
+    /// Accept H1 at or above this.
+    pub upper: f64,
+    /// `H0`, `H1` or `continue`.
+    pub result: &'static str,
+}
+
+/// Elo from the win/draw/loss counts alone.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WdlSummary {
+    /// Elo (null when infinite).
+    pub elo: Option<f64>,
+    /// 95% half-width (null when not finite).
+    pub elo_error: Option<f64>,
+    /// Likelihood of superiority.
+    pub los: Option<f64>,
+}
+
+/// Per-player timing.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Timing {
+    /// p1's.
+    pub p1: PlayerTiming,
+    /// p2's.
+    pub p2: PlayerTiming,
+}
+
+/// The whole summary (the `--json` file).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// Games played.
+    pub games: u64,
+    /// p1's results.
+    pub p1: PlayerSummary,
+    /// p2's results.
+    pub p2: PlayerSummary,
+    /// p1's mean score, 0..1.
+    pub score: Option<f64>,
+    /// p1's Elo advantage: pentanomial when a pair is complete, else WDL.
+    pub elo: Option<f64>,
+    /// Its 95% half-width.
+    pub elo_error: Option<f64>,
+    /// Likelihood that p1 is stronger.
+    pub los: Option<f64>,
+    /// `pentanomial` or `wdl`: where `elo`, `elo_error` and `los` come from.
+    pub elo_model: &'static str,
+    /// The WDL estimate.
+    pub elo_wdl: WdlSummary,
+    /// Pair counts by p1's points: 0, 0.5, 1, 1.5, 2 (LL, LD, WL+DD, WD, WW).
+    pub pentanomial: Pentanomial,
+    /// Share of drawn games.
+    pub draw_ratio: Option<f64>,
+    /// The SPRT, if one was asked for.
+    pub sprt: Option<SprtSummary>,
+    /// The tuning report.
+    pub timing: Timing,
+    /// The match seed.
+    pub seed: u64,
+}
+
+/// Counts the pairs: games `2k-1` and `2k` (same opening, colours swapped)
+/// by p1's total points in them.
+pub fn pentanomial(records: &[GameRecord]) -> Pentanomial {
+    let mut points = std::collections::BTreeMap::<usize, (u32, f64)>::new();
+    for r in records {
+        let e = points.entry(r.pair()).or_default();
+        e.0 += 1;
+        e.1 += r.points(Side::P1);
+    }
+    let mut penta = [0; 5];
+    for (games, pts) in points.values() {
+        if *games == 2 {
+            penta[(pts * 2.0).round() as usize] += 1;
+        }
+    }
+    penta
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+fn player(records: &[GameRecord], side: Side, name: &str, command: &str) -> PlayerSummary {
+    let faults = |kinds: &[FaultKind]| {
+        records
+            .iter()
+            .filter_map(|r| r.fault.as_ref())
+            .filter(|f| f.by == side && kinds.contains(&f.kind))
+            .count() as u64
+    };
+    let diffs: Vec<i32> = records.iter().filter_map(|r| r.disc_diff(side)).collect();
+    PlayerSummary {
+        name: name.to_string(),
+        command: command.to_string(),
+        wins: records.iter().filter(|r| r.winner == Some(side)).count() as u64,
+        draws: records.iter().filter(|r| r.winner.is_none()).count() as u64,
+        losses: records
+            .iter()
+            .filter(|r| r.winner == Some(side.other()))
+            .count() as u64,
+        timeouts: faults(&[FaultKind::Timeout]),
+        crashes: faults(&[FaultKind::Crash]),
+        illegal: faults(&[FaultKind::Illegal, FaultKind::Unreadable]),
+        unreadable: faults(&[FaultKind::Unreadable]),
+        no_output: faults(&[FaultKind::NoOutput]),
+        mean_disc_diff: (!diffs.is_empty())
+            .then(|| diffs.iter().map(|&d| f64::from(d)).sum::<f64>() / diffs.len() as f64),
+        killed_after_end: records
+            .iter()
+            .filter(|r| r.killed_after_end.contains(&side))
+            .count() as u64,
+    }
+}
+
+/// Builds the summary of `records`.
+pub fn summarize(
+    records: &[GameRecord],
+    names: [&str; 2],
+    commands: [&str; 2],
+    sprt: Option<&Sprt>,
+    seed: u64,
+) -> Summary {
+    let p1 = player(records, Side::P1, names[0], commands[0]);
+    let p2 = player(records, Side::P2, names[1], commands[1]);
+    let penta = pentanomial(records);
+    let wdl = stats::elo_wdl(p1.wins, p1.draws, p1.losses);
+    let pen = stats::elo_pentanomial(&penta);
+    let (main, model): (Option<Estimate>, _) = match pen {
+        Some(e) => (Some(e), "pentanomial"),
+        None => (wdl, "wdl"),
+    };
+    let games = records.len() as u64;
+    let timing = tuning::report(records);
+    let [t1, t2] = timing;
+    Summary {
+        games,
+        score: wdl.map(|e| e.score),
+        elo: main.and_then(|e| finite(e.elo)),
+        elo_error: main.and_then(|e| finite(e.error)),
+        los: main.and_then(|e| finite(e.los)),
+        elo_model: model,
+        elo_wdl: WdlSummary {
+            elo: wdl.and_then(|e| finite(e.elo)),
+            elo_error: wdl.and_then(|e| finite(e.error)),
+            los: wdl.and_then(|e| finite(e.los)),
+        },
+        pentanomial: penta,
+        draw_ratio: (games > 0).then(|| p1.draws as f64 / games as f64),
+        sprt: sprt.map(|s| {
+            let llr = s.llr(&penta);
+            SprtSummary {
+                elo0: s.elo0,
+                elo1: s.elo1,
+                alpha: s.alpha,
+                beta: s.beta,
+                llr,
+                lower: s.lower(),
+                upper: s.upper(),
+                result: s.result(llr).name(),
+            }
+        }),
+        timing: Timing { p1: t1, p2: t2 },
+        seed,
+        p1,
+        p2,
+    }
+}
+
+fn opt(x: Option<f64>, digits: usize) -> String {
+    match x {
+        Some(v) => format!("{v:.digits$}"),
+        None => "n/a".into(),
+    }
+}
+
+/// The short live status: `score W-D-L, Elo`.
+pub fn status_line(s: &Summary) -> String {
+    format!(
+        "{} - {} - {}  elo {} +/- {}",
+        s.p1.wins,
+        s.p1.losses,
+        s.p1.draws,
+        opt(s.elo, 1),
+        opt(s.elo_error, 1)
+    )
+}
+
+/// The summary as text.
+pub fn text(s: &Summary) -> String {
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "Score of {} vs {}: {} - {} - {}  [{}] {} games",
+        s.p1.name,
+        s.p2.name,
+        s.p1.wins,
+        s.p1.losses,
+        s.p1.draws,
+        opt(s.score, 3),
+        s.games
+    );
+    let _ = writeln!(
+        t,
+        "Elo difference: {} +/- {}, LOS: {} %, draw ratio: {} % ({})",
+        opt(s.elo, 1),
+        opt(s.elo_error, 1),
+        opt(s.los.map(|l| l * 100.0), 1),
+        opt(s.draw_ratio.map(|d| d * 100.0), 1),
+        s.elo_model
+    );
+    let _ = writeln!(
+        t,
+        "Pentanomial [LL, LD, WL+DD, WD, WW]: {:?}",
+        s.pentanomial
+    );
+    if let Some(sp) = &s.sprt {
+        let _ = writeln!(
+            t,
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} [{:.2}, {:.2}] {}",
+            sp.elo0, sp.elo1, sp.alpha, sp.beta, sp.llr, sp.lower, sp.upper, sp.result
+        );
+    }
+    for (p, timing) in [(&s.p1, &s.timing.p1), (&s.p2, &s.timing.p2)] {
+        let _ = writeln!(
+            t,
+            "{}: {} timeouts, {} crashes, {} illegal ({} unreadable), {} no output, {} killed after the end; mean disc diff {}",
+            p.name,
+            p.timeouts,
+            p.crashes,
+            p.illegal,
+            p.unreadable,
+            p.no_output,
+            p.killed_after_end,
+            opt(p.mean_disc_diff, 1)
+        );
+        for ph in &timing.phases {
+            let _ = writeln!(
+                t,
+                "  moves {:>5}: {:>4} moves  median {:>7.1} ms  p95 {:>7.1} ms  max {:>7.1} ms  depth median {} min {}",
+                ph.phase,
+                ph.moves,
+                ph.median_ms,
+                ph.p95_ms,
+                ph.max_ms,
+                opt(ph.depth_median, 1),
+                ph.depth_min.map_or("n/a".into(), |d| d.to_string())
+            );
+        }
+        let _ = writeln!(
+            t,
+            "  closest to the limit: {} ms left",
+            opt(timing.closest_ms, 1)
+        );
+    }
+    t
+}

@@ -1,0 +1,132 @@
+//! The tuning report: each player's think time per game phase (median, p95,
+//! max), the search depth it reports in its MSG as `d<N>`, and its closest
+//! approach to the time limit.
+
+use crate::record::{GameRecord, Side};
+use serde::Serialize;
+
+/// The game phases, by move number (the opening's moves count too).
+pub const PHASES: [(&str, usize, usize); 3] =
+    [("1-20", 1, 20), ("21-40", 21, 40), ("41-60", 41, 60)];
+
+/// One player's numbers in one phase.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PhaseTiming {
+    /// The phase, `1-20`, `21-40` or `41-60`.
+    pub phase: &'static str,
+    /// Moves measured.
+    pub moves: usize,
+    /// Median think time (mean of the two middle values for an even count).
+    pub median_ms: f64,
+    /// 95th percentile (nearest rank).
+    pub p95_ms: f64,
+    /// Longest think time.
+    pub max_ms: f64,
+    /// Median depth from `d<N>` in the MSG, if the player writes one.
+    pub depth_median: Option<f64>,
+    /// Smallest such depth.
+    pub depth_min: Option<u32>,
+}
+
+/// One player's report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerTiming {
+    /// Per phase, only phases with moves.
+    pub phases: Vec<PhaseTiming>,
+    /// The least time left before a turn's limit over all answered turns
+    /// (negative when an answer was late), in ms.
+    pub closest_ms: Option<f64>,
+}
+
+/// The report of both players, p1 first.
+pub fn report(records: &[GameRecord]) -> [PlayerTiming; 2] {
+    Side::BOTH.map(|side| player(records, side))
+}
+
+fn player(records: &[GameRecord], side: Side) -> PlayerTiming {
+    let mut times: [Vec<f64>; 3] = Default::default();
+    let mut depths: [Vec<u32>; 3] = Default::default();
+    let mut closest: Option<f64> = None;
+    for r in records {
+        let opening_plies = r.opening.len() / 2;
+        for (i, m) in r.moves.iter().enumerate() {
+            if m.by != side {
+                continue;
+            }
+            let number = opening_plies + i + 1;
+            let phase = PHASES
+                .iter()
+                .position(|&(_, lo, hi)| (lo..=hi).contains(&number))
+                .unwrap_or(PHASES.len() - 1);
+            times[phase].push(m.ms);
+            if let Some(d) = m.msg.as_deref().and_then(depth) {
+                depths[phase].push(d);
+            }
+            let spare = m.limit_ms - m.ms;
+            closest = Some(closest.map_or(spare, |c: f64| c.min(spare)));
+        }
+    }
+    let phases = PHASES
+        .iter()
+        .zip(times.iter_mut().zip(depths.iter_mut()))
+        .filter(|(_, (t, _))| !t.is_empty())
+        .map(|(&(phase, _, _), (t, d))| {
+            t.sort_by(f64::total_cmp);
+            d.sort_unstable();
+            let df: Vec<f64> = d.iter().map(|&x| f64::from(x)).collect();
+            PhaseTiming {
+                phase,
+                moves: t.len(),
+                median_ms: median(t),
+                p95_ms: nearest_rank(t, 0.95),
+                max_ms: *t.last().expect("non-empty"),
+                depth_median: (!df.is_empty()).then(|| median(&df)),
+                depth_min: d.first().copied(),
+            }
+        })
+        .collect();
+    PlayerTiming {
+        phases,
+        closest_ms: closest,
+    }
+}
+
+/// The median of sorted, non-empty values.
+pub fn median(sorted: &[f64]) -> f64 {
+    let n = sorted.len();
+    if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+    }
+}
+
+/// The `q` quantile of sorted, non-empty values by the nearest-rank rule:
+/// the value at rank ceil(q n).
+pub fn nearest_rank(sorted: &[f64], q: f64) -> f64 {
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// The depth `N` of the first word `d<N>` in a MSG.
+pub fn depth(msg: &str) -> Option<u32> {
+    msg.split_whitespace()
+        .find_map(|w| w.strip_prefix('d').and_then(|n| n.parse().ok()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_and_depths() {
+        let v: Vec<f64> = (1..=20).map(f64::from).collect();
+        assert_eq!(median(&v), 10.5);
+        assert_eq!(nearest_rank(&v, 0.95), 19.0);
+        assert_eq!(median(&[3.0]), 3.0);
+        assert_eq!(nearest_rank(&[3.0], 0.95), 3.0);
+        assert_eq!(depth("d9 131ms +4"), Some(9));
+        assert_eq!(depth("e18 90ms =+6"), None);
+        assert_eq!(depth("x dd d12"), Some(12));
+    }
+}
