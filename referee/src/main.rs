@@ -200,7 +200,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
 
     records.sort_by_key(|r| r.game);
     let s = summarize(&records);
-    print!("{}", summary::text(&s));
+    output::print(&summary::text(&s));
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&s).expect("the summary serializes");
         write_file(path, &(text + "\n"), "--json");
@@ -250,7 +250,8 @@ fn openings(args: &Args, games: usize, seed: u64) -> Result<(Vec<String>, String
 /// The seed handed to `side` in game `game`: a hash of the match seed.
 fn bot_seed(seed: u64, game: usize, side: Side) -> u64 {
     let n = (game as u64) * 2 + side.index() as u64;
-    othello::rng::Rng::seed_from_u64(seed ^ n.wrapping_mul(0xd1b5_4a32_d192_ed03)).next_u64()
+    // 53 bits, so that every JSON reader keeps the seed exact.
+    othello::rng::Rng::seed_from_u64(seed ^ n.wrapping_mul(0xd1b5_4a32_d192_ed03)).next_u64() >> 11
 }
 
 /// A seed from the clock, for matches run without `--seed`.

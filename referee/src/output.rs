@@ -33,7 +33,7 @@ impl Output {
     pub fn note(&self, text: &str) {
         match &self.bar {
             Some(bar) => bar.println(text),
-            None => println!("{text}"),
+            None => print(&format!("{text}\n")),
         }
     }
 
@@ -95,4 +95,11 @@ pub fn game_line(r: &GameRecord, names: &[String; 2], total: usize) -> String {
         "game {}/{total} [{} black]{opening}: {result}{detail}",
         r.game, r.black
     )
+}
+
+/// Prints to stdout, ignoring a closed pipe (`referee ... | head`).
+pub fn print(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }

@@ -238,7 +238,7 @@ fn judge(
                 MoveRecord {
                     by: Side::P1,
                     square: answer.square.to_string(),
-                    ms: took.as_secs_f64() * 1e3,
+                    ms: millis(took),
                     limit_ms: limit.as_secs_f64() * 1e3,
                     msg: answer.message,
                 },
@@ -246,7 +246,7 @@ fn judge(
             ))
         }
         Reply::Timeout(late) => Err(Fault {
-            overrun_ms: late.map(|d| d.as_secs_f64() * 1e3),
+            overrun_ms: late.map(millis),
             ..fault(
                 FaultKind::Timeout,
                 match late {
@@ -292,4 +292,9 @@ fn judge(
             })
         }
     }
+}
+
+/// A duration in ms, rounded to the microsecond (records stay short).
+fn millis(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
 }

@@ -36,9 +36,9 @@ pub fn elo_to_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// An estimate from outcomes `values[i]` seen `counts[i]` times, where one
-/// outcome spans `games_per_outcome` games (1 for single games, 2 for
-/// pairs); `None` without data.
+/// An estimate from outcomes of per-game score `values[i]` seen
+/// `counts[i]` times (an outcome is a game, or a pair of games); `None`
+/// without data.
 fn estimate(values: &[f64], counts: &[u64]) -> Option<Estimate> {
     let n: u64 = counts.iter().sum();
     if n == 0 {
@@ -229,4 +229,84 @@ fn mle(probs: &[f64; 5], s: f64) -> [f64; 5] {
     }
     let theta = (lo + hi) / 2.0;
     std::array::from_fn(|i| probs[i] / (1.0 + theta * (a[i] - s)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) {
+        assert!((a - b).abs() <= tol, "{a} != {b}");
+    }
+
+    #[test]
+    fn elo_wdl_matches_a_hand_computation() {
+        // 6 wins, 2 draws, 2 losses: score 0.7; variance 0.6*0.09 + 0.2*0.04
+        // + 0.2*0.49 = 0.16, 0.016 per game, sd 0.126491; score interval
+        // 0.7 -+ 1.96*0.126491 = [0.452082, 0.947918]; Elo -400 log10(1/s-1):
+        // 147.19 at 0.7, -33.40 and 504.02 at the ends, error 268.72;
+        // LOS (1 - erf(-0.2 / sqrt(0.032))) / 2 = (1 + erf(1.118)) / 2 = 0.94308.
+        let e = elo_wdl(6, 2, 2).unwrap();
+        close(e.score, 0.7, 1e-12);
+        close(e.elo, 147.190_714, 1e-5);
+        close(e.error, 268.716_321, 1e-5);
+        close(e.los, 0.943_076_851, 1e-8);
+        let e = elo_wdl(30, 40, 20).unwrap();
+        close(e.elo, 38.764_005, 1e-5);
+        close(e.error, 54.011_913, 1e-5);
+        close(e.los, 0.923_669_310, 1e-8);
+        let even = elo_wdl(5, 0, 5).unwrap();
+        close(even.elo, 0.0, 1e-12);
+        close(even.los, 0.5, 1e-12);
+        assert_eq!(elo_wdl(0, 0, 0), None);
+        assert!(elo_wdl(3, 0, 0).unwrap().elo.is_infinite());
+    }
+
+    #[test]
+    fn elo_pentanomial_matches_a_hand_computation() {
+        // Pairs [LL, LD, WL+DD, WD, WW] = [1, 3, 10, 4, 2] (20 pairs):
+        // score (3*0.25 + 10*0.5 + 4*0.75 + 2) / 20 = 0.5375.
+        let e = elo_pentanomial(&[1, 3, 10, 4, 2]).unwrap();
+        close(e.score, 0.5375, 1e-12);
+        close(e.elo, 26.106_693, 1e-5);
+        close(e.error, 74.895_276, 1e-5);
+        close(e.los, 0.756_956_267, 1e-8);
+    }
+
+    #[test]
+    fn sprt_llr_and_bounds_match_a_hand_computation() {
+        let s = Sprt::parse("elo0=0,elo1=10,alpha=0.05,beta=0.05").unwrap();
+        close(s.lower(), -2.944_438_979, 1e-9);
+        close(s.upper(), 2.944_438_979, 1e-9);
+        // Reference values from an independent script of the same
+        // maximum-likelihood construction (empty cells count 0.001).
+        close(s.llr(&[1, 3, 10, 4, 2]), 0.148_356_269, 1e-6);
+        close(s.llr(&[10, 20, 40, 20, 10]), -0.137_899_222, 1e-6);
+        close(s.llr(&[0, 5, 30, 20, 15]), 1.985_559_336, 1e-6);
+        assert_eq!(s.llr(&[0; 5]), 0.0);
+        assert_eq!(s.result(3.0), SprtResult::H1);
+        assert_eq!(s.result(-3.0), SprtResult::H0);
+        assert_eq!(s.result(0.1), SprtResult::Continue);
+        // A strong, long run accepts H1; an even one drifts to H0.
+        assert_eq!(s.result(s.llr(&[0, 50, 300, 200, 150])), SprtResult::H1);
+        assert_eq!(
+            s.result(s.llr(&[500, 1000, 2000, 1000, 500])),
+            SprtResult::H0
+        );
+    }
+
+    #[test]
+    fn sprt_specs_are_checked() {
+        assert_eq!(Sprt::parse("elo0=0,elo1=5").unwrap().alpha, 0.05);
+        for bad in [
+            "elo1=5",
+            "elo0=5,elo1=0",
+            "elo0=0,elo1=5,alpha=1",
+            "elo0=0,elo1=5,gamma=1",
+            "elo0=x,elo1=5",
+            "elo0",
+        ] {
+            assert!(Sprt::parse(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -1,0 +1,4 @@
+#!/bin/sh
+# Answers with something that is not a move.
+echo "hello world"
+cat > /dev/null

@@ -1,0 +1,12 @@
+#!/bin/sh
+# Answers its first turn at once, then 300 ms late (within the referee's
+# grace, so the overrun is measured).
+read -r id; read -r size; turn=0
+while read -r row; do
+  i=1; while [ $i -lt 8 ]; do read -r row; i=$((i + 1)); done
+  read -r count; read -r move; i=1
+  while [ $i -lt "$count" ]; do read -r other; i=$((i + 1)); done
+  if [ $turn -gt 0 ]; then sleep 0.3; fi
+  echo "$move"
+  turn=$((turn + 1))
+done
