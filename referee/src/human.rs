@@ -2,9 +2,8 @@
 //! is told clearly when one is not legal. A human has no time limit.
 
 use crate::bot::Reply;
-use crate::display;
 use othello::{Color, Game, Square};
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, BufRead, Write};
 use std::time::Instant;
 
 /// A person at the keyboard, playing `color`.
@@ -19,13 +18,12 @@ impl Human {
         Human { color }
     }
 
-    /// Shows the position and reads moves until a legal one comes; the end
-    /// of input gives up the game.
+    /// Reads moves until a legal one comes (the position is on the screen
+    /// already: a game with a human is always watched); the end of input
+    /// gives up the game.
     pub fn ask(&mut self, game: &Game) -> Reply {
         let start = Instant::now();
-        let colour = io::stdout().is_terminal();
         let mut out = io::stdout().lock();
-        let _ = write!(out, "{}", display::board(game, None, colour));
         let legal = game.board().moves();
         let names: Vec<String> = legal.squares().map(|s| s.to_string()).collect();
         let mut line = String::new();

@@ -131,6 +131,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         ),
         None => (Vec::new(), None),
     };
+    let resumed_games = records.len();
     let done: std::collections::HashSet<usize> = records.iter().map(|r| r.game).collect();
     let todo: Vec<GameSetup> = setups
         .into_iter()
@@ -170,7 +171,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
             seed,
         )
     };
-    out.start(records.len(), &summarize(&records));
+    out.start(records.len(), &summary::live(&records, sprt.as_ref()));
     let mut write_error = None;
     let mut on_done = |record: GameRecord| {
         if let Some(w) = writer.as_mut() {
@@ -180,13 +181,15 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         }
         out.game(&record, &names);
         records.push(record);
-        let s = summarize(&records);
-        out.progress(records.len(), &s);
-        s.sprt.as_ref().is_none_or(|sp| sp.result == "continue")
+        let live = summary::live(&records, sprt.as_ref());
+        out.progress(records.len(), &live);
+        live.go_on
     };
+    let cpu_start = cpu_time();
     if watch {
         let mut observer = watch::observer(names.clone(), Duration::from_millis(args.delay_ms));
         for setup in todo {
+            watch::start(&setup, &names);
             let record = play::play(&setup, &specs, Some(&mut observer));
             on_done(record);
         }
@@ -194,6 +197,15 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         runner::run(&specs, todo, concurrency, on_done);
     }
     out.finish();
+    let moves: usize = records[resumed_games..].iter().map(|r| r.moves.len()).sum();
+    if moves > 0 && !watch {
+        let cpu = cpu_time().saturating_sub(cpu_start);
+        out.note(&format!(
+            "referee CPU time: {:.1} ms for {moves} moves ({:.1} us per move)",
+            cpu.as_secs_f64() * 1e3,
+            cpu.as_secs_f64() * 1e6 / moves as f64
+        ));
+    }
     if let Some(e) = write_error {
         eprintln!("referee: {e}");
     }
@@ -252,6 +264,19 @@ fn bot_seed(seed: u64, game: usize, side: Side) -> u64 {
     let n = (game as u64) * 2 + side.index() as u64;
     // 53 bits, so that every JSON reader keeps the seed exact.
     othello::rng::Rng::seed_from_u64(seed ^ n.wrapping_mul(0xd1b5_4a32_d192_ed03)).next_u64() >> 11
+}
+
+/// CPU time the referee itself used so far (all its threads, not the
+/// bots): its overhead.
+fn cpu_time() -> Duration {
+    // SAFETY: getrusage fills in the plain struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
 /// A seed from the clock, for matches run without `--seed`.

@@ -2,7 +2,7 @@
 //! bar with the live score and Elo, otherwise one plain line per game.
 
 use crate::record::{GameRecord, Side};
-use crate::summary::{status_line, Summary};
+use crate::summary::Live;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 
@@ -38,8 +38,8 @@ impl Output {
     }
 
     /// Shows the state before the first new game.
-    pub fn start(&self, done: usize, s: &Summary) {
-        self.progress(done, s);
+    pub fn start(&self, done: usize, live: &Live) {
+        self.progress(done, live);
     }
 
     /// Reports a finished game.
@@ -48,10 +48,10 @@ impl Output {
     }
 
     /// Updates the bar.
-    pub fn progress(&self, done: usize, s: &Summary) {
+    pub fn progress(&self, done: usize, live: &Live) {
         if let Some(bar) = &self.bar {
             bar.set_position(done as u64);
-            bar.set_message(status_line(s));
+            bar.set_message(live.status.clone());
         }
     }
 

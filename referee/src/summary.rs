@@ -226,16 +226,33 @@ fn opt(x: Option<f64>, digits: usize) -> String {
     }
 }
 
-/// The short live status: `score W-D-L, Elo`.
-pub fn status_line(s: &Summary) -> String {
-    format!(
-        "{} - {} - {}  elo {} +/- {}",
-        s.p1.wins,
-        s.p1.losses,
-        s.p1.draws,
-        opt(s.elo, 1),
-        opt(s.elo_error, 1)
-    )
+/// The live state of a match, cheap enough to recompute after every game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Live {
+    /// `W - L - D  elo E +/- e  LLR x`.
+    pub status: String,
+    /// Whether the SPRT (if any) has not decided yet.
+    pub go_on: bool,
+}
+
+/// The live state: p1's results, Elo and the SPRT.
+pub fn live(records: &[GameRecord], sprt: Option<&Sprt>) -> Live {
+    let count = |w: Option<Side>| records.iter().filter(|r| r.winner == w).count() as u64;
+    let (wins, losses, draws) = (count(Some(Side::P1)), count(Some(Side::P2)), count(None));
+    let penta = pentanomial(records);
+    let est = stats::elo_pentanomial(&penta).or(stats::elo_wdl(wins, draws, losses));
+    let mut status = format!(
+        "{wins} - {losses} - {draws}  elo {} +/- {}",
+        opt(est.and_then(|e| finite(e.elo)), 1),
+        opt(est.and_then(|e| finite(e.error)), 1)
+    );
+    let mut go_on = true;
+    if let Some(s) = sprt {
+        let llr = s.llr(&penta);
+        status.push_str(&format!("  LLR {llr:.2}"));
+        go_on = s.result(llr) == stats::SprtResult::Continue;
+    }
+    Live { status, go_on }
 }
 
 /// The summary as text.

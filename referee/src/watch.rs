@@ -29,6 +29,29 @@ pub fn observer(names: [String; 2], delay: Duration) -> impl FnMut(MoveEvent<'_>
     }
 }
 
+/// Draws the position a live game starts from (after its opening).
+pub fn start(setup: &crate::play::GameSetup, names: &[String; 2]) {
+    let game = Game::from_transcript(&setup.opening).expect("openings are checked");
+    let caption = format!(
+        "game {}: {} black, {} white{}",
+        setup.game,
+        names[setup.black.index()],
+        names[setup.black.other().index()],
+        if setup.opening.is_empty() {
+            String::new()
+        } else {
+            format!(", after the opening {}", setup.opening)
+        }
+    );
+    show(
+        &game,
+        None,
+        &caption,
+        std::io::stdout().is_terminal(),
+        Duration::ZERO,
+    );
+}
+
 fn show(game: &Game, last: Option<Square>, caption: &str, colour: bool, delay: Duration) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{caption}");
