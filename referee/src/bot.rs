@@ -8,6 +8,7 @@ use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Mutex;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -25,6 +26,21 @@ pub const CRASH_STATUS_WAIT: Duration = Duration::from_millis(500);
 pub const MAX_LINE_BYTES: usize = 4096;
 /// How often the exit of a bot is polled while waiting for it.
 const POLL: Duration = Duration::from_millis(2);
+
+/// The process groups of the bots alive now, so that an interrupted
+/// referee can kill them all ([`kill_all`]).
+static LIVE_GROUPS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+fn live_groups() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    LIVE_GROUPS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Kills the process groups of every bot still running (on Ctrl-C).
+pub fn kill_all() {
+    for &pid in live_groups().iter() {
+        kill_group(pid);
+    }
+}
 
 /// What came back for one turn.
 #[derive(Debug)]
@@ -85,6 +101,7 @@ impl Bot {
             .stderr(Stdio::piped())
             .process_group(0)
             .spawn()?;
+        live_groups().push(child.id());
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
@@ -181,6 +198,8 @@ impl Bot {
         // The leader is not reaped yet, so its pid still names this group
         // and no other: killing it cannot hit an unrelated process.
         kill_group(pid);
+        // Out of the registry before the pid is freed by reaping.
+        live_groups().retain(|&p| p != pid);
         let _ = self.child.wait();
         // The pipes close once every process of the group is dead; a
         // grandchild that left the group could keep them open, so the

@@ -34,6 +34,16 @@ const DEMO_GAMES: usize = 4;
 fn main() -> ExitCode {
     let demo = std::env::args_os().len() == 1;
     let args = Args::parse();
+    // Bots live in their own process groups, out of reach of the
+    // terminal's Ctrl-C: kill them before leaving. Finished games are
+    // already in --games-out, so --resume continues the match.
+    let _ = ctrlc::set_handler(|| {
+        bot::kill_all();
+        eprintln!(
+            "\nreferee: interrupted (run again with --resume to continue a --games-out match)"
+        );
+        std::process::exit(130);
+    });
     match run(args, demo) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {

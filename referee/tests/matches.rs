@@ -148,6 +148,58 @@ fn resume_plays_only_the_missing_games() {
 }
 
 #[test]
+fn a_match_interrupted_by_ctrl_c_resumes_without_losing_or_repeating_games() {
+    let dir = scratch("interrupt");
+    let games_out = dir.join("games.jsonl");
+    let paused = format!("{} pause", bot("first.sh"));
+    let args = [
+        "--p1",
+        &paused,
+        "--p2",
+        &paused,
+        "--games",
+        "4",
+        "--concurrency",
+        "1",
+        "--seed",
+        "9",
+        "--games-out",
+        arg(&games_out),
+    ];
+    let mut child = common::referee()
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let waited = std::time::Instant::now();
+    while std::fs::read_to_string(&games_out).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(waited.elapsed().as_secs() < 60, "no game finished");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let pid = child.id().to_string();
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let before = games(&games_out).len();
+    assert!(
+        (1..4).contains(&before),
+        "{before} games before the interrupt"
+    );
+    run(&[&args[..], &["--resume"]].concat(), 0);
+    let numbers: Vec<u64> = games(&games_out)
+        .iter()
+        .map(|g| g["game"].as_u64().unwrap())
+        .collect();
+    let unique: BTreeSet<u64> = numbers.iter().copied().collect();
+    assert_eq!(numbers.len(), 4, "{numbers:?}");
+    assert_eq!(unique, (1..=4).collect());
+}
+
+#[test]
 fn sprt_stops_a_lopsided_match_early() {
     let dir = scratch("sprt");
     let summary = dir.join("summary.json");
