@@ -90,7 +90,16 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
     if games == 0 {
         return Err("--games must be at least 1".into());
     }
-    let seed = args.seed.unwrap_or_else(clock_seed);
+    // A resumed match keeps its seed unless one is given (and then the
+    // header check below says whether it is the same match).
+    let previous = match &args.games_out {
+        Some(path) if args.resume && path.exists() => Some((path, games_file::read(path)?)),
+        _ => None,
+    };
+    let seed = args
+        .seed
+        .or(previous.as_ref().map(|(_, f)| f.header.seed))
+        .unwrap_or_else(clock_seed);
     let (openings, openings_source) = openings(&args, games, seed)?;
     let header = Header {
         kind: Header::KIND.into(),
@@ -123,9 +132,8 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         .collect();
 
     // Resume: keep the games already in the file, play the others.
-    let (mut records, mut writer) = match &args.games_out {
-        Some(path) if args.resume && path.exists() => {
-            let file = games_file::read(path)?;
+    let (mut records, mut writer) = match (previous, &args.games_out) {
+        (Some((path, file)), _) => {
             if file.header != header {
                 return Err(format!(
                     "--resume: {} belongs to another match (players, seed or openings differ)",
@@ -135,11 +143,11 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
             let writer = games_file::GamesWriter::append(path, file.valid_len)?;
             (file.records, Some(writer))
         }
-        Some(path) => (
+        (None, Some(path)) => (
             Vec::new(),
             Some(games_file::GamesWriter::create(path, &header)?),
         ),
-        None => (Vec::new(), None),
+        (None, None) => (Vec::new(), None),
     };
     let resumed_games = records.len();
     let done: std::collections::HashSet<usize> = records.iter().map(|r| r.game).collect();
@@ -164,7 +172,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
     let commands = [players[0].command.as_str(), players[1].command.as_str()];
     let specs = [players[0].spec.clone(), players[1].spec.clone()];
     let out = output::Output::new(games, watch);
-    if args.seed.is_none() && !watch {
+    if args.seed.is_none() && resumed_games == 0 && !watch {
         out.note(&format!(
             "seed {seed} (pass --seed {seed} to replay this match)"
         ));
