@@ -24,6 +24,10 @@ pub const LATE_ANSWER_GRACE: Duration = Duration::from_millis(500);
 pub const CRASH_STATUS_WAIT: Duration = Duration::from_millis(500);
 /// The longest answer line kept; the rest of a longer line is dropped.
 pub const MAX_LINE_BYTES: usize = 4096;
+/// Answer lines read ahead and not yet asked for; a bot that floods its
+/// stdout then blocks on its own writes instead of filling the referee's
+/// memory.
+const READ_AHEAD_LINES: usize = 64;
 /// How often the exit of a bot is polled while waiting for it.
 const POLL: Duration = Duration::from_millis(2);
 
@@ -105,7 +109,7 @@ impl Bot {
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
-        let (tx, lines) = mpsc::channel();
+        let (tx, lines) = mpsc::sync_channel(READ_AHEAD_LINES);
         let reader = thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             while let Some(line) = read_line_capped(&mut reader) {

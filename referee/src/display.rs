@@ -11,8 +11,8 @@ const LAST: &str = "\x1b[1;33m";
 /// ANSI: back to normal.
 const RESET: &str = "\x1b[0m";
 
-/// The board with row and column names. Black is `X`, white `O`, a legal
-/// move of the side to move `.`-marked as `+`; the last move is in
+/// The board with row and column names. Black is `X`, white `O`, the legal
+/// moves of the side to move `+` (green in colour); the last move is in
 /// brackets (and yellow in colour).
 pub fn board(game: &Game, last: Option<Square>, colour: bool) -> String {
     let black = game.discs(Color::Black);

@@ -20,7 +20,7 @@ fn match_against_first(test: &str, faulty: &str) -> (Value, Vec<Value>) {
             "--games",
             "2",
             "--first-turn-ms",
-            "300",
+            "1000",
             "--json",
             arg(&summary),
             "--games-out",
@@ -70,7 +70,7 @@ fn a_hang_loses_on_time_and_the_bot_and_its_child_are_killed() {
     assert!(r[0]["fault"]["detail"]
         .as_str()
         .unwrap()
-        .contains("no answer within 300 ms"));
+        .contains("no answer within 1000 ms"));
     let text = std::fs::read_to_string(&pids).expect("the bot wrote its pids");
     let pids: Vec<&str> = text.split_whitespace().collect();
     assert_eq!(pids.len(), 4, "two games, a shell and a child each");
