@@ -318,7 +318,9 @@ pub fn text(s: &Summary) -> String {
         }
         let _ = writeln!(
             t,
-            "  closest to the limit: {} ms left",
+            "  first turns: median {} ms, max {} ms; closest to the limit: {} ms left",
+            opt(timing.first_turn_median_ms, 1),
+            opt(timing.first_turn_max_ms, 1),
             opt(timing.closest_ms, 1)
         );
     }

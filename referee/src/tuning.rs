@@ -1,6 +1,7 @@
 //! The tuning report: each player's think time per game phase (median, p95,
 //! max), the search depth it reports in its MSG as `d<N>`, and its closest
-//! approach to the time limit.
+//! approach to the time limit. A player's first turn, which has its own
+//! larger limit, is reported apart and left out of the phases.
 
 use crate::record::{GameRecord, Side};
 use serde::Serialize;
@@ -31,8 +32,12 @@ pub struct PhaseTiming {
 /// One player's report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlayerTiming {
-    /// Per phase, only phases with moves.
+    /// Per phase, only phases with moves; first turns left out.
     pub phases: Vec<PhaseTiming>,
+    /// Median think time of the player's first turns, in ms.
+    pub first_turn_median_ms: Option<f64>,
+    /// Longest first turn, in ms.
+    pub first_turn_max_ms: Option<f64>,
     /// The least time left before a turn's limit over all answered turns
     /// (negative when an answer was late), in ms.
     pub closest_ms: Option<f64>,
@@ -46,11 +51,19 @@ pub fn report(records: &[GameRecord]) -> [PlayerTiming; 2] {
 fn player(records: &[GameRecord], side: Side) -> PlayerTiming {
     let mut times: [Vec<f64>; 3] = Default::default();
     let mut depths: [Vec<u32>; 3] = Default::default();
+    let mut first_turns = Vec::new();
     let mut closest: Option<f64> = None;
     for r in records {
         let opening_plies = r.opening.len() / 2;
+        let mut first = true;
         for (i, m) in r.moves.iter().enumerate() {
             if m.by != side {
+                continue;
+            }
+            let spare = m.limit_ms - m.ms;
+            closest = Some(closest.map_or(spare, |c: f64| c.min(spare)));
+            if std::mem::take(&mut first) {
+                first_turns.push(m.ms);
                 continue;
             }
             let number = opening_plies + i + 1;
@@ -62,8 +75,6 @@ fn player(records: &[GameRecord], side: Side) -> PlayerTiming {
             if let Some(d) = m.msg.as_deref().and_then(depth) {
                 depths[phase].push(d);
             }
-            let spare = m.limit_ms - m.ms;
-            closest = Some(closest.map_or(spare, |c: f64| c.min(spare)));
         }
     }
     let phases = PHASES
@@ -85,8 +96,11 @@ fn player(records: &[GameRecord], side: Side) -> PlayerTiming {
             }
         })
         .collect();
+    first_turns.sort_by(f64::total_cmp);
     PlayerTiming {
         phases,
+        first_turn_median_ms: (!first_turns.is_empty()).then(|| median(&first_turns)),
+        first_turn_max_ms: first_turns.last().copied(),
         closest_ms: closest,
     }
 }
@@ -128,5 +142,49 @@ mod tests {
         assert_eq!(depth("d9 131ms +4"), Some(9));
         assert_eq!(depth("e18 90ms =+6"), None);
         assert_eq!(depth("x dd d12"), Some(12));
+    }
+
+    #[test]
+    fn first_turns_apart_phases_by_move_number() {
+        use crate::record::MoveRecord;
+        let mv = |by, ms, limit_ms, msg: &str| MoveRecord {
+            by,
+            square: "d3".into(),
+            ms,
+            limit_ms,
+            msg: Some(msg.into()),
+        };
+        // An 18-move opening: the bots' moves are numbers 19, 20, 21, 22.
+        let r = GameRecord {
+            game: 1,
+            black: Side::P1,
+            opening: "d3".repeat(18),
+            moves: vec![
+                mv(Side::P1, 900.0, 2000.0, "d12"),
+                mv(Side::P2, 5.0, 2000.0, ""),
+                mv(Side::P1, 100.0, 150.0, "d7"),
+                mv(Side::P2, 1.0, 150.0, ""),
+                mv(Side::P1, 140.0, 150.0, "d9 x"),
+            ],
+            winner: None,
+            discs_black: 32,
+            discs_white: 32,
+            fault: None,
+            seeds: [0, 0],
+            killed_after_end: vec![],
+        };
+        let [p1, p2] = report(&[r]);
+        assert_eq!(p1.first_turn_max_ms, Some(900.0));
+        assert_eq!(p1.phases.len(), 1);
+        let ph = &p1.phases[0];
+        assert_eq!((ph.phase, ph.moves, ph.max_ms), ("21-40", 2, 140.0));
+        assert_eq!(
+            (ph.median_ms, ph.depth_median, ph.depth_min),
+            (120.0, Some(8.0), Some(7))
+        );
+        assert_eq!(p1.closest_ms, Some(10.0));
+        assert_eq!(p2.phases[0].phase, "21-40");
+        assert_eq!(p2.phases[0].depth_min, None);
+        assert_eq!(p2.closest_ms, Some(149.0));
     }
 }
