@@ -81,7 +81,8 @@ impl std::fmt::Display for ExitKind {
 pub struct Bot {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    /// Answer lines with the moment the reader thread read each.
+    lines: Receiver<(Instant, String)>,
     stderr: StderrSink,
     threads: Vec<JoinHandle<()>>,
 }
@@ -113,7 +114,7 @@ impl Bot {
         let reader = thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             while let Some(line) = read_line_capped(&mut reader) {
-                if tx.send(line).is_err() {
+                if tx.send((Instant::now(), line)).is_err() {
                     break;
                 }
             }
@@ -142,26 +143,32 @@ impl Bot {
         stdin.flush()
     }
 
-    /// Sends a turn and waits at most `limit` for the answer line; the
-    /// clock starts just before the turn is written.
+    /// Sends a turn and waits at most `limit` for the answer line. The
+    /// clock starts just before the turn is written and stops when the
+    /// reader thread has read the line (so that a referee thread woken late
+    /// by a busy machine does not add to the bot's time).
     pub fn ask(&mut self, text: &str, limit: Duration) -> Reply {
         let start = Instant::now();
         if self.send(text).is_err() {
             return Reply::Closed;
         }
+        let late = |at: Instant| at.saturating_duration_since(start).saturating_sub(limit);
         match self
             .lines
             .recv_timeout(limit.saturating_sub(start.elapsed()))
         {
-            Ok(line) => Reply::Line(line, start.elapsed()),
+            Ok((at, line)) => {
+                let took = at.saturating_duration_since(start);
+                if took <= limit {
+                    Reply::Line(line, took)
+                } else {
+                    Reply::Timeout(Some(late(at)))
+                }
+            }
             Err(RecvTimeoutError::Disconnected) => Reply::Closed,
             Err(RecvTimeoutError::Timeout) => {
-                let late = self
-                    .lines
-                    .recv_timeout(LATE_ANSWER_GRACE)
-                    .ok()
-                    .map(|_| start.elapsed().saturating_sub(limit));
-                Reply::Timeout(late)
+                let answer = self.lines.recv_timeout(LATE_ANSWER_GRACE).ok();
+                Reply::Timeout(answer.map(|(at, _)| late(at)))
             }
         }
     }
