@@ -189,7 +189,10 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
             seed,
         )
     };
-    out.start(records.len(), &summary::live(&records, sprt.as_ref()));
+    let initial = summary::live(&records, sprt.as_ref());
+    out.start(records.len(), &initial);
+    // A resumed match whose SPRT has already decided plays no more games.
+    let todo = if initial.go_on { todo } else { Vec::new() };
     let mut write_error = None;
     let mut on_done = |record: GameRecord| {
         if let Some(w) = writer.as_mut() {
