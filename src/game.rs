@@ -236,7 +236,7 @@ mod tests {
     fn transcript_round_trip_and_errors() {
         let g = Game::from_transcript("f5d6c3d3").unwrap();
         assert_eq!(g.transcript(), "f5d6c3d3");
-        assert_eq!(g.to_move(), Color::White);
+        assert_eq!(g.to_move(), Color::Black);
         let e = Game::from_transcript("f5f5").unwrap_err();
         assert_eq!(e.index, 2);
         let e = Game::from_transcript("f5z9").unwrap_err();
