@@ -51,3 +51,15 @@ fn the_othello_bot_plays_full_games_against_random() {
         assert_eq!(r["discs_white"], game.discs(Color::White).count_ones());
     }
 }
+
+#[test]
+fn with_no_arguments_the_demo_match_runs() {
+    othello();
+    let out = common::run(&[], 0);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Score of othello vs othello-greedy:") && text.contains("] 4 games"),
+        "{text}"
+    );
+    assert_eq!(text.lines().filter(|l| l.starts_with("game ")).count(), 4);
+}
