@@ -9,12 +9,13 @@
 //! assert_eq!(perft(&start, 4), 244);
 //! ```
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod bench;
 pub mod bitboard;
 pub mod board;
 pub mod cli;
+pub mod dispatch;
 pub mod eval;
 pub mod game;
 pub mod kernels;

@@ -8,6 +8,7 @@ use super::tt::{Bound, Entry, Table, DEFAULT_BITS};
 use super::{Limits, Score, SearchResult, Strategy};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
+use crate::dispatch::{fast_fn, Isa};
 use crate::eval::{Evaluator, SCALE};
 use crate::kernels;
 use crate::square::Square;
@@ -36,6 +37,7 @@ pub struct AlphaBeta {
     node_limit: u64,
     aborted: bool,
     exact_empties: u32,
+    isa: Isa,
 }
 
 impl AlphaBeta {
@@ -54,6 +56,7 @@ impl AlphaBeta {
             node_limit: u64::MAX,
             aborted: false,
             exact_empties: EXACT_EMPTIES,
+            isa: Isa::detect(),
         }
     }
 
@@ -61,6 +64,11 @@ impl AlphaBeta {
     /// (0 turns the solver off).
     pub fn set_exact_empties(&mut self, empties: u32) {
         self.exact_empties = empties;
+    }
+
+    /// Changes the instruction set of the search (tests compare them).
+    pub fn set_isa(&mut self, isa: Isa) {
+        self.isa = isa;
     }
 
     /// Searches `moves` of `board` to exactly `depth` plies; `None` if
@@ -72,11 +80,11 @@ impl AlphaBeta {
         for (i, &sq) in moves.iter().enumerate() {
             let next = board.play(sq);
             let score = if i == 0 {
-                -self.pvs(&next, depth - 1, -beta, -alpha, false)
+                -self.pvs_root_child(&next, depth - 1, -beta, -alpha)
             } else {
-                let s = -self.pvs(&next, depth - 1, -alpha - 1, -alpha, false);
+                let s = -self.pvs_root_child(&next, depth - 1, -alpha - 1, -alpha);
                 if s > alpha && !self.aborted {
-                    -self.pvs(&next, depth - 1, -beta, -s, false)
+                    -self.pvs_root_child(&next, depth - 1, -beta, -s)
                 } else {
                     s
                 }
@@ -92,9 +100,59 @@ impl AlphaBeta {
         Some((best, alpha))
     }
 
-    fn pvs(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+    /// Enters [`AlphaBeta::pvs`] with the search's instruction set.
+    #[allow(unsafe_code)]
+    fn pvs_root_child(&mut self, board: &Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.isa.is_fast() {
+            // SAFETY: `self.isa` is fast only when the CPU has every feature
+            // `pvs_fast` enables (see `Isa`). Gain: bench 9.1 -> 11.x M nps.
+            return unsafe { self.pvs_fast(board, depth, alpha, beta, false) };
+        }
+        self.pvs_portable(board, depth, alpha, beta, false)
+    }
+
+    fn pvs_portable(&mut self, b: &Board, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32 {
+        self.pvs::<false>(b, depth, alpha, beta, passed)
+    }
+
+    fast_fn! {
+        fn pvs_fast(&mut self, b: &Board, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32 {
+            self.pvs::<true>(b, depth, alpha, beta, passed)
+        }
+    }
+
+    /// The recursion into a child, staying in the caller's instruction set.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn child<const FAST: bool>(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: `pvs::<true>` runs only inside `pvs_fast`, which is
+            // entered only after the CPU's features were checked.
+            return unsafe { self.pvs_fast(board, depth, alpha, beta, passed) };
+        }
+        self.pvs_portable(board, depth, alpha, beta, passed)
+    }
+
+    #[inline(always)]
+    fn pvs<const FAST: bool>(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
         self.nodes += 1;
-        if self.nodes % NODES_PER_CLOCK_CHECK == 0
+        if self.nodes.is_multiple_of(NODES_PER_CLOCK_CHECK)
             && (self.deadline.hard_passed() || self.nodes >= self.node_limit)
         {
             self.aborted = true;
@@ -107,7 +165,7 @@ impl AlphaBeta {
             if passed {
                 return board.final_score() * SCALE;
             }
-            return -self.pvs(&board.pass(), depth, -beta, -alpha, true);
+            return -self.child::<FAST>(&board.pass(), depth, -beta, -alpha, true);
         }
         if depth == 0 {
             return self.eval.evaluate(board);
@@ -135,11 +193,11 @@ impl AlphaBeta {
         for (i, &(_, sq)) in list[..n].iter().enumerate() {
             let next = board.play(Square::new(sq));
             let score = if i == 0 {
-                -self.pvs(&next, depth - 1, -beta, -alpha, false)
+                -self.child::<FAST>(&next, depth - 1, -beta, -alpha, false)
             } else {
-                let s = -self.pvs(&next, depth - 1, -alpha - 1, -alpha, false);
+                let s = -self.child::<FAST>(&next, depth - 1, -alpha - 1, -alpha, false);
                 if s > alpha && s < beta && !self.aborted {
-                    -self.pvs(&next, depth - 1, -beta, -s, false)
+                    -self.child::<FAST>(&next, depth - 1, -beta, -s, false)
                 } else {
                     s
                 }
@@ -178,7 +236,9 @@ impl AlphaBeta {
 
 /// Fills `list` with the moves in search order and returns their count:
 /// the table move first, then (at depth >= [`SORT_MIN_DEPTH`]) fewest
-/// opponent replies, with corners preferred.
+/// opponent replies, with corners preferred. Inlined so that the fast
+/// search's copy is compiled for the fast instructions.
+#[inline(always)]
 fn order(
     board: &Board,
     moves: u64,
