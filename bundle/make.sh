@@ -53,13 +53,14 @@ fi
 tool() { cargo run --quiet --release -p bundle -- "$@"; }
 
 if [ "$check" = 1 ]; then
-    tool finish "$tmp/raw.rs" "$tmp/othello.rs" "$root"
+    tool finish "$tmp/raw.rs" "$tmp/othello.rs" "$root" >/dev/null
     if ! cmp -s "$tmp/othello.rs" "$out"; then
         echo "make.sh: $out is stale: it differs from a fresh bundle." >&2
         echo "make.sh: run bundle/make.sh and commit $out." >&2
         diff <(tr ';' '\n' <"$out") <(tr ';' '\n' <"$tmp/othello.rs") | head -20 >&2 || true
         exit 1
     fi
+    tool size "$out"
     echo "$out is current"
 else
     tool finish "$tmp/raw.rs" "$out" "$root"
