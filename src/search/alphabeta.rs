@@ -31,13 +31,14 @@ const INFINITY: i32 = 1 << 24;
 #[derive(Debug)]
 pub struct AlphaBeta {
     eval: Evaluator,
+    /// The instruction set of the search (detected once, at creation).
+    isa: Isa,
     table: Table,
     nodes: u64,
     deadline: Deadline,
     node_limit: u64,
     aborted: bool,
     exact_empties: u32,
-    isa: Isa,
 }
 
 impl AlphaBeta {
@@ -50,13 +51,13 @@ impl AlphaBeta {
     pub fn with_table_bits(eval: Evaluator, bits: u32) -> AlphaBeta {
         AlphaBeta {
             eval,
+            isa: Isa::detect(),
             table: Table::new(bits),
             nodes: 0,
             deadline: Deadline::unlimited(),
             node_limit: u64::MAX,
             aborted: false,
             exact_empties: EXACT_EMPTIES,
-            isa: Isa::detect(),
         }
     }
 
