@@ -6,6 +6,7 @@
 //! ```
 
 use bundle::{finish, measure, CODE_LIMIT};
+use std::io::Write;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: bundle finish RAW OUT ROOT | bundle size FILE";
@@ -41,19 +42,20 @@ fn run(args: &[String]) -> Result<(), String> {
 fn report(name: &str, text: &str) -> Result<(), String> {
     let size = measure(text).map_err(|e| format!("{name}: {e}"))?;
     let pct = |n: usize| 100.0 * n as f64 / size.total.max(1) as f64;
-    println!("{name}: {} characters (CodinGame count)", size.total);
-    println!(
-        "  headroom: {} of {CODE_LIMIT} ({:.1}% used)",
+    let lines = format!(
+        "{name}: {} characters (CodinGame count)\n  \
+         headroom: {} of {CODE_LIMIT} ({:.1}% used)\n  \
+         code: {} ({:.1}%), embedded data: {} ({:.1}%)\n",
+        size.total,
         size.headroom(),
-        100.0 * size.total as f64 / CODE_LIMIT as f64
-    );
-    println!(
-        "  code: {} ({:.1}%), embedded data: {} ({:.1}%)",
+        100.0 * size.total as f64 / CODE_LIMIT as f64,
         size.code(),
         pct(size.code()),
         size.data,
         pct(size.data)
     );
+    // A closed stdout (`| head`) is not an error of the bundle.
+    let _ = std::io::stdout().write_all(lines.as_bytes());
     if size.headroom() < 0 {
         return Err(format!(
             "{name} is over CodinGame's {CODE_LIMIT}-character limit"
