@@ -16,10 +16,11 @@
 //! kind. Calling a [`fast_fn!`] function is `unsafe` (the CPU must have the
 //! features), hence the two `unsafe` blocks each such loop has.
 //!
-//! Measured on an AMD EPYC (2 cores, shared, best of 3; the release build
-//! and `rustc -O` on the bundle gave the same numbers):
-//! `perft 11` 0.46 s portable, 0.34 s with every feature enabled at
-//! compile time; `bench` 9.1-9.5 M nps portable, 11.4-11.6 M nps enabled.
+//! Measured on an AMD EPYC (2 shared cores, user CPU seconds, best of 3;
+//! the release build and `rustc -O` on the bundle alike, see
+//! docs/bundle.md): `perft 11` 0.48 s portable, 0.33 s dispatched; `bench`
+//! 1.78 s portable, 1.34 s dispatched; everything compiled with the
+//! features at build time gives the same as dispatched.
 
 /// Wraps a function definition so that it is compiled for the fast
 /// instructions (x86-64 only; elsewhere the function does not exist).
