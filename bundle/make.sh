@@ -30,10 +30,18 @@ cd "$root"
 out="bundle/othello.rs"
 started=$(date +%s%N)
 
+# The committed file is byte-identical only for the same cargo-equip version.
+equip_version="0.20.1"
 if ! cargo equip --version >/dev/null 2>&1; then
-    echo "make.sh: cargo-equip is missing; installing it with 'cargo install cargo-equip --locked'" >&2
+    echo "make.sh: cargo-equip is missing; installing it with" >&2
+    echo "make.sh:   cargo install cargo-equip --locked --version $equip_version" >&2
     echo "make.sh: this takes several minutes (about 8 on 2 cores) the first time" >&2
-    cargo install cargo-equip --locked
+    cargo install cargo-equip --locked --version "$equip_version"
+fi
+found="$(cargo equip --version | awk '{print $2}')"
+if [ "$found" != "$equip_version" ]; then
+    echo "make.sh: warning: cargo-equip $found, not $equip_version: the bundle may differ" >&2
+    echo "make.sh: from the committed one for that reason alone" >&2
 fi
 
 tmp="$(mktemp -d)"
