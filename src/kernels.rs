@@ -133,42 +133,50 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     flipped
 }
 
-/// [`moves`] compiled for `isa`: tests compare the two compilations.
-#[allow(unsafe_code)]
-pub fn moves_with(isa: Isa, p: u64, o: u64) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    if isa.is_fast() {
-        // SAFETY: `isa` is fast only when the CPU has every feature
-        // `moves_fast` enables (see `Isa`). Not on a hot path.
-        return unsafe { moves_fast(p, o) };
-    }
-    let _ = isa;
-    moves(p, o)
-}
+/// Both compilations of the kernels, for tests (not in the submission).
+#[cfg(not(cargo_equip))]
+mod compiled {
+    use super::{fast_fn, flips, moves, Isa};
 
-/// [`flips`] compiled for `isa`: tests compare the two compilations.
-#[allow(unsafe_code)]
-pub fn flips_with(isa: Isa, p: u64, o: u64, sq: usize) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    if isa.is_fast() {
-        // SAFETY: as in `moves_with`.
-        return unsafe { flips_fast(p, o, sq) };
-    }
-    let _ = isa;
-    flips(p, o, sq)
-}
-
-fast_fn! {
-    fn moves_fast(p: u64, o: u64) -> u64 {
+    /// [`moves`] compiled for `isa`: tests compare the two compilations.
+    #[allow(unsafe_code)]
+    pub fn moves_with(isa: Isa, p: u64, o: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if isa.is_fast() {
+            // SAFETY: `isa` is fast only when the CPU has every feature
+            // `moves_fast` enables (see `Isa`). Not on a hot path.
+            return unsafe { moves_fast(p, o) };
+        }
+        let _ = isa;
         moves(p, o)
     }
-}
 
-fast_fn! {
-    fn flips_fast(p: u64, o: u64, sq: usize) -> u64 {
+    /// [`flips`] compiled for `isa`: tests compare the two compilations.
+    #[allow(unsafe_code)]
+    pub fn flips_with(isa: Isa, p: u64, o: u64, sq: usize) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if isa.is_fast() {
+            // SAFETY: as in `moves_with`.
+            return unsafe { flips_fast(p, o, sq) };
+        }
+        let _ = isa;
         flips(p, o, sq)
     }
+
+    fast_fn! {
+        fn moves_fast(p: u64, o: u64) -> u64 {
+            moves(p, o)
+        }
+    }
+
+    fast_fn! {
+        fn flips_fast(p: u64, o: u64, sq: usize) -> u64 {
+            flips(p, o, sq)
+        }
+    }
 }
+#[cfg(not(cargo_equip))]
+pub use compiled::{flips_with, moves_with};
 
 #[cfg(test)]
 mod tests {
