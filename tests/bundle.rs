@@ -24,7 +24,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 /// CodinGame's code size limit in characters.
@@ -66,11 +66,22 @@ fn compile_bundle(name: &str, args: &[&str]) -> PathBuf {
     out
 }
 
+/// Held by the tests that load the CPU (compiling, searching) and by the
+/// timed games, so that the games' clocks do not run while rustc competes
+/// for the machine's cores.
+fn cpu() -> MutexGuard<'static, ()> {
+    static CPU: Mutex<()> = Mutex::new(());
+    CPU.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// The bundle built as CodinGame's arena is believed to build it:
 /// `rustc -O`, edition 2021, no target-cpu. Built once per test run.
 fn bundle_binary() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(|| compile_bundle("othello-bundle", &["-O", "--edition", "2021"]))
+    BINARY.get_or_init(|| {
+        let _cpu = cpu();
+        compile_bundle("othello-bundle", &["-O", "--edition", "2021"])
+    })
 }
 
 #[test]
@@ -79,6 +90,7 @@ fn bundle_compiles_alone_under_editions_2018_2021_2024() {
     // 2018 and 2024 unoptimised, as CodinGame's IDE may build: they must
     // compile and answer a turn.
     for edition in ["2018", "2024"] {
+        let _cpu = cpu();
         let binary = compile_bundle(
             &format!("othello-bundle-{edition}"),
             &["--edition", edition],
@@ -223,6 +235,7 @@ fn fast_and_portable_searches_visit_the_same_tree() {
         if board.moves().is_empty() {
             continue;
         }
+        let _cpu = cpu();
         let run = |isa: Isa| {
             let mut search = AlphaBeta::new(Evaluator::new(EvalKind::Classic, 0));
             search.set_exact_empties(0);
@@ -329,6 +342,7 @@ fn bundle_plays_complete_games_against_random_and_native_bots() {
     let bundle = bundle_binary();
     let native = Path::new(native_binary());
     let budget = ["--time-ms", GAME_BUDGET_MS];
+    let _cpu = cpu();
     for (opponent, args) in [
         ("random", vec!["--strategy", "random", "--seed", "11"]),
         ("native", budget.to_vec()),
