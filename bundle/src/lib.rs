@@ -161,7 +161,8 @@ fn raw_end(b: &[u8], quote: usize, hashes: usize) -> Result<usize, String> {
 /// or label (`'a`) starting at `i`.
 fn after_quote(b: &[u8], i: usize) -> usize {
     if b.get(i + 1) == Some(&b'\\') {
-        let mut j = i + 2;
+        // Skip the backslash and the escaped character (`'\''`, `'\\'`).
+        let mut j = i + 3;
         while j < b.len() && b[j] != b'\'' {
             j += 1;
         }
@@ -348,14 +349,13 @@ mod tests {
 
     #[test]
     fn literals_are_found_past_chars_lifetimes_and_raw_strings() {
-        let text =
-            r####"let a='"';fn f<'a>(x:&'a str){} let s="x\"y"; let r=r#"q"q"#; b"z"; '\u{22}'"####;
+        let text = r####"let a='"';fn f<'a>(x:&'a str){} let s="x\"y"; let r=r#"q"q"#; b"z"; '\u{22}'; ('\'','"',"w"); '\\'"####;
         let lits: Vec<&str> = string_literals(text)
             .unwrap()
             .iter()
             .map(|l| &text[l.start..l.end])
             .collect();
-        assert_eq!(lits, [r#""x\"y""#, r###"r#"q"q"#"###, r#"b"z""#]);
+        assert_eq!(lits, [r#""x\"y""#, r###"r#"q"q"#"###, r#"b"z""#, r#""w""#]);
     }
 
     #[test]
