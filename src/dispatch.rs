@@ -10,10 +10,10 @@
 //! The pattern for a hot loop (see [`crate::perft`]): write the recursive
 //! body once as an `#[inline(always)]` function generic over
 //! `const FAST: bool`, and instantiate it twice: a portable function, and a
-//! [`fast_fn!`] function whose whole body, with every kernel inlined into
+//! `fast_fn!` function whose whole body, with every kernel inlined into
 //! it, is compiled for the fast instructions. The entry point branches on
 //! [`Isa::is_fast`] once; the body's recursion calls the function of its own
-//! kind. Calling a [`fast_fn!`] function is `unsafe` (the CPU must have the
+//! kind. Calling a `fast_fn!` function is `unsafe` (the CPU must have the
 //! features), hence the two `unsafe` blocks each such loop has.
 //!
 //! Measured on an AMD EPYC (2 shared cores, user CPU seconds, best of 3;
@@ -40,7 +40,7 @@ macro_rules! fast_fn {
 pub(crate) use fast_fn;
 
 /// The instruction set a hot loop may use. A fast `Isa` can only be obtained
-/// from [`Isa::detect`] on a CPU that has every feature [`fast_fn!`]
+/// from [`Isa::detect`] on a CPU that has every feature `fast_fn!`
 /// enables, which is what makes the dispatch sound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Isa {
@@ -75,7 +75,7 @@ impl Isa {
     }
 }
 
-/// Whether the CPU has every feature [`fast_fn!`] enables.
+/// Whether the CPU has every feature `fast_fn!` enables.
 #[cfg(target_arch = "x86_64")]
 fn fast_features_present() -> bool {
     is_x86_feature_detected!("popcnt")
