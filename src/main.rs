@@ -55,6 +55,7 @@ fn run_bench(depth: u32) {
     println!("nodes {}", r.nodes);
     println!("time {} ms", r.elapsed.as_millis());
     println!("nps {:.0}", r.nps());
+    println!("isa {}", othello::dispatch::Isa::detect().name());
 }
 
 /// Plays the CodinGame protocol until the input ends.

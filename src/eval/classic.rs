@@ -36,7 +36,7 @@ const LATE_EMPTIES: u32 = 14;
 const LATE_DISC_WEIGHT: i32 = SCALE / 4;
 
 /// The score of `board` for the side to move, in 1/[`SCALE`] discs.
-#[inline]
+#[inline(always)]
 pub fn evaluate(board: &Board) -> i32 {
     let (p, o) = (board.player, board.opponent);
     let mut squares = 0;

@@ -56,7 +56,7 @@ impl Evaluator {
     }
 
     /// The score of `board` for the side to move, in 1/[`SCALE`] discs.
-    #[inline]
+    #[inline(always)]
     pub fn evaluate(&mut self, board: &Board) -> i32 {
         match self.kind {
             EvalKind::Classic => classic::evaluate(board),

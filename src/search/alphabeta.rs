@@ -8,6 +8,7 @@ use super::tt::{Bound, Entry, Table, DEFAULT_BITS};
 use super::{Limits, Score, SearchResult, Strategy};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
+use crate::dispatch::{fast_fn, Isa};
 use crate::eval::{Evaluator, SCALE};
 use crate::kernels;
 use crate::square::Square;
@@ -30,6 +31,8 @@ const INFINITY: i32 = 1 << 24;
 #[derive(Debug)]
 pub struct AlphaBeta {
     eval: Evaluator,
+    /// The instruction set of the search (detected once, at creation).
+    isa: Isa,
     table: Table,
     nodes: u64,
     deadline: Deadline,
@@ -48,6 +51,7 @@ impl AlphaBeta {
     pub fn with_table_bits(eval: Evaluator, bits: u32) -> AlphaBeta {
         AlphaBeta {
             eval,
+            isa: Isa::detect(),
             table: Table::new(bits),
             nodes: 0,
             deadline: Deadline::unlimited(),
@@ -63,6 +67,11 @@ impl AlphaBeta {
         self.exact_empties = empties;
     }
 
+    /// Changes the instruction set of the search (tests compare them).
+    pub fn set_isa(&mut self, isa: Isa) {
+        self.isa = isa;
+    }
+
     /// Searches `moves` of `board` to exactly `depth` plies; `None` if
     /// stopped by the deadline or the node limit.
     fn root(&mut self, board: &Board, moves: &[Square], depth: u32) -> Option<(Square, i32)> {
@@ -72,11 +81,11 @@ impl AlphaBeta {
         for (i, &sq) in moves.iter().enumerate() {
             let next = board.play(sq);
             let score = if i == 0 {
-                -self.pvs(&next, depth - 1, -beta, -alpha, false)
+                -self.pvs_root_child(&next, depth - 1, -beta, -alpha)
             } else {
-                let s = -self.pvs(&next, depth - 1, -alpha - 1, -alpha, false);
+                let s = -self.pvs_root_child(&next, depth - 1, -alpha - 1, -alpha);
                 if s > alpha && !self.aborted {
-                    -self.pvs(&next, depth - 1, -beta, -s, false)
+                    -self.pvs_root_child(&next, depth - 1, -beta, -s)
                 } else {
                     s
                 }
@@ -92,7 +101,57 @@ impl AlphaBeta {
         Some((best, alpha))
     }
 
-    fn pvs(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+    /// Enters [`AlphaBeta::pvs`] with the search's instruction set.
+    #[allow(unsafe_code)]
+    fn pvs_root_child(&mut self, board: &Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.isa.is_fast() {
+            // SAFETY: `self.isa` is fast only when the CPU has every feature
+            // `pvs_fast` enables (see `Isa`). Gain: bench 1.78 -> 1.34 s (user).
+            return unsafe { self.pvs_fast(board, depth, alpha, beta, false) };
+        }
+        self.pvs_portable(board, depth, alpha, beta, false)
+    }
+
+    fn pvs_portable(&mut self, b: &Board, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32 {
+        self.pvs::<false>(b, depth, alpha, beta, passed)
+    }
+
+    fast_fn! {
+        fn pvs_fast(&mut self, b: &Board, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32 {
+            self.pvs::<true>(b, depth, alpha, beta, passed)
+        }
+    }
+
+    /// The recursion into a child, staying in the caller's instruction set.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn child<const FAST: bool>(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: `pvs::<true>` runs only inside `pvs_fast`, which is
+            // entered only after the CPU's features were checked.
+            return unsafe { self.pvs_fast(board, depth, alpha, beta, passed) };
+        }
+        self.pvs_portable(board, depth, alpha, beta, passed)
+    }
+
+    #[inline(always)]
+    fn pvs<const FAST: bool>(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(NODES_PER_CLOCK_CHECK)
             && (self.deadline.hard_passed() || self.nodes >= self.node_limit)
@@ -107,7 +166,7 @@ impl AlphaBeta {
             if passed {
                 return board.final_score() * SCALE;
             }
-            return -self.pvs(&board.pass(), depth, -beta, -alpha, true);
+            return -self.child::<FAST>(&board.pass(), depth, -beta, -alpha, true);
         }
         if depth == 0 {
             return self.eval.evaluate(board);
@@ -135,11 +194,11 @@ impl AlphaBeta {
         for (i, &(_, sq)) in list[..n].iter().enumerate() {
             let next = board.play(Square::new(sq));
             let score = if i == 0 {
-                -self.pvs(&next, depth - 1, -beta, -alpha, false)
+                -self.child::<FAST>(&next, depth - 1, -beta, -alpha, false)
             } else {
-                let s = -self.pvs(&next, depth - 1, -alpha - 1, -alpha, false);
+                let s = -self.child::<FAST>(&next, depth - 1, -alpha - 1, -alpha, false);
                 if s > alpha && s < beta && !self.aborted {
-                    -self.pvs(&next, depth - 1, -beta, -s, false)
+                    -self.child::<FAST>(&next, depth - 1, -beta, -s, false)
                 } else {
                     s
                 }
@@ -178,7 +237,9 @@ impl AlphaBeta {
 
 /// Fills `list` with the moves in search order and returns their count:
 /// the table move first, then (at depth >= [`SORT_MIN_DEPTH`]) fewest
-/// opponent replies, with corners preferred.
+/// opponent replies, with corners preferred. Inlined so that the fast
+/// search's copy is compiled for the fast instructions.
+#[inline(always)]
 fn order(
     board: &Board,
     moves: u64,

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Makes bundle/othello.rs, the one-file CodinGame submission, from the
+# `othello` binary with cargo-equip, and reports its size.
+#
+#   bundle/make.sh           regenerate bundle/othello.rs
+#   bundle/make.sh --check   regenerate into a temporary file and fail (exit 1)
+#                            if it differs from the committed bundle/othello.rs
+#
+# Needs cargo-equip (installed here when missing). Runs from any directory.
+set -euo pipefail
+
+usage() {
+    echo "usage: bundle/make.sh [--check]" >&2
+    exit 2
+}
+
+check=0
+case "${1-}" in
+"") ;;
+--check) check=1 ;;
+*)
+    echo "make.sh: unknown argument '$1'" >&2
+    usage
+    ;;
+esac
+[ $# -le 1 ] || usage
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+out="bundle/othello.rs"
+started=$(date +%s%N)
+
+# The committed file is byte-identical only for the same cargo-equip version.
+equip_version="0.20.1"
+if ! cargo equip --version >/dev/null 2>&1; then
+    echo "make.sh: cargo-equip is missing; installing it with" >&2
+    echo "make.sh:   cargo install cargo-equip --locked --version $equip_version" >&2
+    echo "make.sh: this takes several minutes (about 8 on 2 cores) the first time" >&2
+    cargo install cargo-equip --locked --version "$equip_version"
+fi
+found="$(cargo equip --version | awk '{print $2}')"
+if [ "$found" != "$equip_version" ]; then
+    echo "make.sh: warning: cargo-equip $found, not $equip_version: the bundle may differ" >&2
+    echo "make.sh: from the committed one for that reason alone" >&2
+fi
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+# --remove docs, not comments: comment removal mis-lexes some string literals.
+# --minify all needs --no-rustfmt (rustfmt would expand it again).
+# cargo-equip also compiles its output as a check.
+if ! cargo equip --bin othello --remove docs --minify all --no-rustfmt \
+    -o "$tmp/raw.rs" 2>"$tmp/equip.log"; then
+    cat "$tmp/equip.log" >&2
+    echo "make.sh: cargo equip failed" >&2
+    exit 1
+fi
+
+# The finishing tool (a workspace crate) repairs and measures.
+tool() { cargo run --quiet --release -p bundle -- "$@"; }
+
+if [ "$check" = 1 ]; then
+    tool finish "$tmp/raw.rs" "$tmp/othello.rs" "$root" >/dev/null
+    if ! cmp -s "$tmp/othello.rs" "$out"; then
+        echo "make.sh: $out is stale: it differs from a fresh bundle." >&2
+        echo "make.sh: run bundle/make.sh and commit $out." >&2
+        diff <(tr ';' '\n' <"$out") <(tr ';' '\n' <"$tmp/othello.rs") | head -20 >&2 || true
+        exit 1
+    fi
+    tool size "$out"
+    echo "$out is current"
+else
+    tool finish "$tmp/raw.rs" "$out" "$root"
+fi
+echo "bundled in $(( ($(date +%s%N) - started) / 1000000 )) ms"

@@ -1,0 +1,65 @@
+//! `bundle`: the steps of `bundle/make.sh` after cargo-equip.
+//!
+//! ```text
+//! bundle finish RAW OUT ROOT   repair cargo-equip's RAW output into OUT, then report
+//! bundle size FILE             report FILE's size as CodinGame counts it
+//! ```
+
+use bundle::{finish, measure, CODE_LIMIT};
+use std::io::Write;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: bundle finish RAW OUT ROOT | bundle size FILE";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("bundle: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn read(path: &str) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let strs: Vec<&str> = args.iter().map(String::as_str).collect();
+    match strs.as_slice() {
+        ["finish", raw, out, root] => {
+            let text = finish(&read(raw)?, root).map_err(|e| format!("{raw}: {e}"))?;
+            std::fs::write(out, &text).map_err(|e| format!("cannot write {out}: {e}"))?;
+            report(out, &text)
+        }
+        ["size", file] => report(file, &read(file)?),
+        _ => Err(format!("bad arguments {args:?}\n{USAGE}")),
+    }
+}
+
+fn report(name: &str, text: &str) -> Result<(), String> {
+    let size = measure(text).map_err(|e| format!("{name}: {e}"))?;
+    let pct = |n: usize| 100.0 * n as f64 / size.total.max(1) as f64;
+    let lines = format!(
+        "{name}: {} characters (CodinGame count)\n  \
+         headroom: {} of {CODE_LIMIT} ({:.1}% used)\n  \
+         code: {} ({:.1}%), embedded data: {} ({:.1}%)\n",
+        size.total,
+        size.headroom(),
+        100.0 * size.total as f64 / CODE_LIMIT as f64,
+        size.code(),
+        pct(size.code()),
+        size.data,
+        pct(size.data)
+    );
+    // A closed stdout (`| head`) is not an error of the bundle.
+    let _ = std::io::stdout().write_all(lines.as_bytes());
+    if size.headroom() < 0 {
+        return Err(format!(
+            "{name} is over CodinGame's {CODE_LIMIT}-character limit"
+        ));
+    }
+    Ok(())
+}
