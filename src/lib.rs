@@ -18,12 +18,14 @@ pub mod cli;
 pub mod eval;
 pub mod game;
 pub mod kernels;
+pub mod obf;
 pub mod perft;
 pub mod protocol;
 pub mod reference;
 pub mod rng;
 pub mod search;
 pub mod square;
+pub mod suite;
 pub mod time;
 
 pub use bitboard::Bitboard;
