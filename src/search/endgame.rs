@@ -36,6 +36,9 @@ const INF: i32 = 65;
 const MOBILITY_WEIGHT: i32 = 16;
 /// Extra weight of an opponent reply on a corner.
 const CORNER_REPLY_WEIGHT: i32 = 16;
+/// Weight of one empty square next to the mover's discs (the opponent's
+/// potential mobility) in the fastest-first key.
+const POTENTIAL_WEIGHT: i32 = 8;
 /// Bonus (subtracted from the key) for a move into an odd quadrant.
 const PARITY_BONUS: i32 = 4;
 /// The stability cutoff is tried only when `alpha >= 2 * empties +
@@ -515,7 +518,11 @@ impl Solver {
                 let bit = 1u64 << sq;
                 let replies = kernels::moves(o ^ flips, p ^ flips ^ bit);
                 let corners = (replies & Bitboard::CORNERS.0).count_ones() as i32;
-                replies.count_ones() as i32 * MOBILITY_WEIGHT + corners * CORNER_REPLY_WEIGHT
+                let mine = p ^ flips ^ bit;
+                let potential = (spread(mine) & !(mine | o ^ flips)).count_ones() as i32;
+                replies.count_ones() as i32 * MOBILITY_WEIGHT
+                    + corners * CORNER_REPLY_WEIGHT
+                    + potential * POTENTIAL_WEIGHT
                     - PARITY_BONUS * i32::from(parity & bit != 0)
             } else {
                 0
@@ -598,6 +605,14 @@ impl Solver {
         }
         best
     }
+}
+
+/// The squares next to `b`'s discs (in any of the 8 directions).
+#[inline]
+fn spread(b: u64) -> u64 {
+    let h = ((b >> 1) & 0x7f7f_7f7f_7f7f_7f7f) | ((b << 1) & 0xfefe_fefe_fefe_fefe);
+    let row = b | h;
+    h | (row >> 8) | (row << 8)
 }
 
 /// The exact score of a position with one empty square, `p` to move: the
