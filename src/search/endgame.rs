@@ -26,6 +26,9 @@ use crate::time::{Deadline, NODES_PER_CLOCK_CHECK};
 pub const PARITY_EMPTIES: u32 = 6;
 /// From this many empties up, results go to the transposition table.
 pub const TT_MIN_EMPTIES: u32 = 8;
+/// From this many empties up, the children are looked up in the table
+/// before any is searched (enhanced transposition cutoff).
+pub const ETC_MIN_EMPTIES: u32 = 10;
 /// Default table size for the bot: 2^20 entries of 24 bytes (24 MiB).
 pub const DEFAULT_TABLE_BITS: u32 = 20;
 /// Table size for `othello solve`: 2^22 entries of 24 bytes (96 MiB).
@@ -396,11 +399,14 @@ impl Solver {
     #[inline]
     fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         if n <= PARITY_EMPTIES && self.techniques.shallow {
+            let empties = !(p | o);
             if n == 1 {
                 self.nodes += 1;
-                return last1(p, o);
+                return last1(p, o, empties.trailing_zeros() as usize);
             }
-            let empties = !(p | o);
+            if n == 2 {
+                return self.last2(p, o, beta, empties);
+            }
             self.shallow(p, o, alpha, beta, empties, parity_of(empties), n)
         } else {
             self.deep(p, o, alpha, beta, n)
@@ -454,6 +460,18 @@ impl Solver {
         }
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, moves, n, &mut list);
+        if use_table && n >= ETC_MIN_EMPTIES {
+            // Enhanced transposition cutoff: a child whose stored upper
+            // bound already refutes it proves a cutoff here.
+            for c in &list[..count] {
+                let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
+                if let Some(s) = self.table.probe(np, no) {
+                    if -i32::from(s.upper) >= beta {
+                        return -i32::from(s.upper);
+                    }
+                }
+            }
+        }
         if table_move < 64 {
             if let Some(i) = list[..count].iter().position(|c| c.square == table_move) {
                 list[..=i].rotate_right(1);
@@ -538,6 +556,53 @@ impl Solver {
         count
     }
 
+    /// Two empties: both moves tried in turn, no move list, no parity.
+    /// Only `beta` matters: the first move's score is exact and the second
+    /// is tried unless the first reached `beta`.
+    #[inline]
+    fn last2(&mut self, p: u64, o: u64, beta: i32, empties: u64) -> i32 {
+        self.nodes += 1;
+        let x1 = empties.trailing_zeros() as usize;
+        let x2 = (empties & (empties - 1)).trailing_zeros() as usize;
+        let mut best = -INF;
+        if NEIGHBOURS[x1] & o != 0 {
+            let f = kernels::flips(p, o, x1);
+            if f != 0 {
+                self.nodes += 1;
+                best = -last1(o ^ f, p ^ f ^ 1u64 << x1, x2);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOURS[x2] & o != 0 {
+            let f = kernels::flips(p, o, x2);
+            if f != 0 {
+                self.nodes += 1;
+                best = best.max(-last1(o ^ f, p ^ f ^ 1u64 << x2, x1));
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        // `p` passes: the opponent picks the better of its moves.
+        let mut worst = INF;
+        for (x, other) in [(x1, x2), (x2, x1)] {
+            if NEIGHBOURS[x] & p != 0 {
+                let f = kernels::flips(o, p, x);
+                if f != 0 {
+                    self.nodes += 1;
+                    worst = worst.min(last1(p ^ f, o ^ f ^ 1u64 << x, other));
+                }
+            }
+        }
+        if worst < INF {
+            worst
+        } else {
+            final_score(p, o)
+        }
+    }
+
     /// Alpha-beta over the empty squares, odd quadrants first.
     #[allow(clippy::too_many_arguments)]
     fn shallow(
@@ -573,7 +638,9 @@ impl Solver {
                 let (np, no) = (o ^ flips, p ^ flips ^ bit);
                 let score = if n == 2 {
                     self.nodes += 1;
-                    -last1(np, no)
+                    -last1(np, no, (empties ^ bit).trailing_zeros() as usize)
+                } else if n == 3 {
+                    -self.last2(np, no, -alpha, empties ^ bit)
                 } else {
                     -self.shallow(
                         np,
@@ -615,11 +682,10 @@ fn spread(b: u64) -> u64 {
     h | (row >> 8) | (row << 8)
 }
 
-/// The exact score of a position with one empty square, `p` to move: the
-/// flips are counted on the last square, nothing is played.
+/// The exact score of a position whose one empty square is `sq`, `p` to
+/// move: the flips are counted on the last square, nothing is played.
 #[inline]
-fn last1(p: u64, o: u64) -> i32 {
-    let sq = (!(p | o)).trailing_zeros() as usize;
+fn last1(p: u64, o: u64, sq: usize) -> i32 {
     let np = p.count_ones() as i32;
     // p has np discs and o has 63 - np.
     let f = kernels::flips(p, o, sq).count_ones() as i32;
@@ -633,4 +699,45 @@ fn last1(p: u64, o: u64) -> i32 {
     // Nobody can move: the empty square goes to the winner.
     let diff = 2 * np - 63;
     diff + diff.signum()
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plain minimax on raw bitboards.
+    fn minimax(p: u64, o: u64) -> i32 {
+        let moves = kernels::moves(p, o);
+        if moves == 0 {
+            if kernels::moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -minimax(o, p);
+        }
+        Bitboard(moves)
+            .squares()
+            .map(|sq| {
+                let f = kernels::flips(p, o, sq.index());
+                -minimax(o ^ f, p ^ f ^ sq.bit())
+            })
+            .max()
+            .unwrap_or(-INF)
+    }
+
+    /// Random discs (not reachable positions: a harder test of passes and
+    /// wipe-outs) with exactly two empties.
+    #[test]
+    fn last1_and_last2_agree_with_minimax() {
+        let mut rng = crate::rng::Rng::seed_from_u64(5);
+        let mut solver = Solver::with_table_bits(Deadline::unlimited(), 4);
+        for _ in 0..20_000 {
+            let discs = rng.next_u64();
+            let x1 = rng.below(64);
+            let x2 = (x1 + 1 + rng.below(63)) % 64;
+            let empties = 1u64 << x1 | 1u64 << x2;
+            let (p, o) = (discs & !empties, !discs & !empties);
+            assert_eq!(solver.last2(p, o, INF, empties), minimax(p, o));
+            let (p1, o1) = (p | 1u64 << x1, o);
+            assert_eq!(last1(p1, o1, x2 as usize), minimax(p1, o1));
+        }
+    }
 }
