@@ -235,3 +235,32 @@ fn a_malformed_line_is_reported_with_its_number_and_the_rest_solved() {
     assert!(first.ends_with(" ok"), "{first}");
     assert!(matches!(out.last(), Some(Output::Line(t)) if t.starts_with("total 4 ")));
 }
+
+/// The bot's search solves when few empties remain, and a solve that
+/// cannot finish in its share of the budget falls back to the midgame move.
+#[test]
+fn the_bot_solves_late_and_falls_back_when_the_solve_cannot_finish() {
+    use othello::eval::{EvalKind, Evaluator};
+    use othello::search::alphabeta::AlphaBeta;
+    use othello::search::{Limits, Score, Strategy};
+    let list = positions(FFORUM_1_19);
+    let p = &list[0];
+    let mut bot = AlphaBeta::new(Evaluator::new(EvalKind::Classic, 0));
+    let r = bot.choose(
+        &p.board,
+        p.board.moves(),
+        &Limits::time(Deadline::unlimited()),
+    );
+    assert_eq!(r.score, Score::Exact(18));
+    assert_eq!(r.best, Square::parse("g8").unwrap());
+    // FFO #38 (24 empties) cannot be solved in 60% of 5 ms.
+    let hard = &positions(FFORUM_20_39)[18];
+    bot.set_exact_empties(30);
+    let r = bot.choose(
+        &hard.board,
+        hard.board.moves(),
+        &Limits::time(Deadline::from_now_ms(5)),
+    );
+    assert!(matches!(r.score, Score::Estimate(_)), "{r:?}");
+    assert!(hard.board.is_legal(r.best));
+}

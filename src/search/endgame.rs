@@ -315,6 +315,11 @@ impl Solver {
         self.deadline = deadline;
     }
 
+    /// Forgets everything the table holds.
+    pub fn clear(&mut self) {
+        self.table.slots.fill(Slot::default());
+    }
+
     /// Chooses the techniques used (to measure their worth).
     pub fn set_techniques(&mut self, techniques: Techniques) {
         self.techniques = techniques;
