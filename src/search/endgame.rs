@@ -38,7 +38,7 @@ const INF: i32 = 65;
 /// Weight of one opponent reply in the fastest-first key.
 const MOBILITY_WEIGHT: i32 = 16;
 /// Extra weight of an opponent reply on a corner.
-const CORNER_REPLY_WEIGHT: i32 = 16;
+const CORNER_REPLY_WEIGHT: i32 = 32;
 /// Weight of one empty square next to the mover's discs (the opponent's
 /// potential mobility) in the fastest-first key.
 const POTENTIAL_WEIGHT: i32 = 8;
