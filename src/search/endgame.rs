@@ -188,7 +188,7 @@ pub struct Solution {
 }
 
 /// One table slot: a position and the bounds proven for it.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Slot {
     player: u64,
     opponent: u64,
@@ -203,18 +203,48 @@ struct Slot {
     date: u8,
 }
 
+impl Slot {
+    /// Packs the slot into three words; all-zero words are an empty slot
+    /// (no position has no disc).
+    #[inline]
+    fn pack(&self) -> [u64; 3] {
+        let meta = u64::from(self.lower as u8)
+            | u64::from(self.upper as u8) << 8
+            | u64::from(self.best) << 16
+            | u64::from(self.empties) << 24
+            | u64::from(self.date) << 32;
+        [self.player, self.opponent, meta]
+    }
+
+    #[inline]
+    fn unpack(words: &[u64; 3]) -> Slot {
+        let meta = words[2];
+        Slot {
+            player: words[0],
+            opponent: words[1],
+            lower: meta as u8 as i8,
+            upper: (meta >> 8) as u8 as i8,
+            best: (meta >> 16) as u8,
+            empties: (meta >> 24) as u8,
+            date: (meta >> 32) as u8,
+        }
+    }
+}
+
 /// The solver's transposition table: buckets of two slots, the full
-/// position kept so that a hit is never a collision.
+/// position kept so that a hit is never a collision. Stored as plain words
+/// so that the allocation is zeroed memory the system hands out lazily: a
+/// table made in the middle of a 150 ms turn costs no time up front.
 #[derive(Clone, Debug)]
 struct Table {
-    slots: Vec<Slot>,
+    words: Vec<[u64; 3]>,
     mask: usize,
 }
 
 impl Table {
     fn new(bits: u32) -> Table {
         Table {
-            slots: vec![Slot::default(); 1 << bits],
+            words: vec![[0u64; 3]; 1 << bits],
             mask: (1 << bits) - 2,
         }
     }
@@ -228,10 +258,10 @@ impl Table {
     #[inline]
     fn probe(&self, p: u64, o: u64) -> Option<Slot> {
         let i = Table::index(p, o) & self.mask;
-        self.slots[i..i + 2]
+        self.words[i..i + 2]
             .iter()
-            .find(|s| s.player == p && s.opponent == o && (p | o) != 0)
-            .copied()
+            .find(|w| w[0] == p && w[1] == o)
+            .map(Slot::unpack)
     }
 
     /// Records that the score of (p, o) lies in `lower..=upper`, merging
@@ -240,20 +270,19 @@ impl Table {
     fn store(&mut self, p: u64, o: u64, lower: i32, upper: i32, best: u8, date: u8) {
         let i = Table::index(p, o) & self.mask;
         let empties = (!(p | o)).count_ones() as u8;
-        let bucket = &mut self.slots[i..i + 2];
-        if let Some(s) = bucket.iter_mut().find(|s| s.player == p && s.opponent == o) {
+        let bucket = &mut self.words[i..i + 2];
+        if let Some(w) = bucket.iter_mut().find(|w| w[0] == p && w[1] == o) {
+            let mut s = Slot::unpack(w);
             s.lower = s.lower.max(lower as i8);
             s.upper = s.upper.min(upper as i8);
             s.best = best;
             s.date = date;
+            *w = s.pack();
             return;
         }
         // Replace an old solve's slot, else the shallower one.
-        let victim = if bucket[0].date != date || bucket[0].empties <= empties {
-            0
-        } else {
-            1
-        };
+        let first = Slot::unpack(&bucket[0]);
+        let victim = usize::from(first.date == date && first.empties > empties);
         bucket[victim] = Slot {
             player: p,
             opponent: o,
@@ -262,7 +291,8 @@ impl Table {
             best,
             empties,
             date,
-        };
+        }
+        .pack();
     }
 }
 
@@ -317,7 +347,7 @@ impl Solver {
 
     /// Forgets everything the table holds.
     pub fn clear(&mut self) {
-        self.table.slots.fill(Slot::default());
+        self.table.words.fill([0; 3]);
     }
 
     /// Chooses the techniques used (to measure their worth).
