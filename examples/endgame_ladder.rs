@@ -44,15 +44,11 @@ fn main() {
             let mut board = position.board;
             let mut search = AlphaBeta::new(Evaluator::new(EvalKind::Classic, 0));
             search.set_exact_empties(0);
-            while board.empty_count() >= MIN_EMPTIES {
-                let moves = board.moves();
-                if moves.is_empty() {
+            while board.empty_count() >= MIN_EMPTIES && !board.is_game_over() {
+                if board.moves().is_empty() {
                     board = board.pass();
-                    if board.moves().is_empty() {
-                        break;
-                    }
-                    continue;
                 }
+                let moves = board.moves();
                 by_empties
                     .entry(board.empty_count())
                     .or_default()

@@ -80,7 +80,10 @@ fn run_solve(options: &cli::SolveOptions) -> ExitCode {
             options.time_ms,
             &mut solver,
             |out| match out {
-                othello::suite::Output::Line(line) => println!("{line}"),
+                // A closed pipe (`| head`) is not worth a panic.
+                othello::suite::Output::Line(line) => {
+                    let _ = writeln!(io::stdout(), "{line}");
+                }
                 othello::suite::Output::Error(e) => eprintln!("othello: {}: {e}", options.file),
             },
         );

@@ -58,18 +58,11 @@ const QUADRANTS: [u64; 4] = [
     0xf0f0_f0f0_0000_0000,
 ];
 
-/// `QUADRANT_BIT[sq]`: the parity bit (1 << quadrant) of a square.
-const QUADRANT_BIT: [u32; 64] = quadrant_bits();
-
-const fn quadrant_bits() -> [u32; 64] {
-    let mut out = [0u32; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let q = (sq / 32) * 2 + (sq % 8) / 4;
-        out[sq] = 1 << q;
-        sq += 1;
-    }
-    out
+/// The parity bit (1 << quadrant) of square `sq`: rows 5-8 are quadrants
+/// 2 and 3, columns e-h the odd ones.
+#[inline]
+const fn quadrant_bit(sq: usize) -> u32 {
+    1 << ((sq >> 5) << 1 | (sq >> 2) & 1)
 }
 
 /// `PARITY_MASK[parity]`: the squares of the quadrants whose parity bit is
@@ -78,15 +71,11 @@ const PARITY_MASK: [u64; 16] = parity_masks();
 
 const fn parity_masks() -> [u64; 16] {
     let mut out = [0u64; 16];
-    let mut p = 0;
+    let mut p = 1;
     while p < 16 {
-        let mut q = 0;
-        while q < 4 {
-            if p >> q & 1 != 0 {
-                out[p] |= QUADRANTS[q];
-            }
-            q += 1;
-        }
+        // The mask without p's highest quadrant, plus that quadrant.
+        let q = 31 - (p as u32).leading_zeros();
+        out[p] = out[p & !(1 << q)] | QUADRANTS[q as usize];
         p += 1;
     }
     out
@@ -370,13 +359,38 @@ impl Solver {
         self.date = self.date.wrapping_add(1);
         let (p, o) = (board.player, board.opponent);
         let n = board.empty_count();
-        let (mut alpha, beta) = if wld { (-1, 1) } else { (-INF, INF) };
+        let (alpha, beta) = if wld { (-1, 1) } else { (-INF, INF) };
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, moves.0, n, &mut list);
-        let mut best = None;
-        for &c in &list[..count] {
+        let (score, best) = self.search_list(p, o, alpha, beta, n, &list[..count]);
+        if self.aborted || best >= 64 {
+            return None;
+        }
+        Some(Solution {
+            best: Square::new(best),
+            score: if wld { score.signum() } else { score },
+            nodes: self.nodes,
+        })
+    }
+
+    /// Negascout over the moves of `list`, in order: the best score
+    /// (fail-soft) and its move (64 if `list` is empty). The first move gets
+    /// the full window, the others a null window, widened again when one
+    /// beats `alpha`.
+    fn search_list(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+        list: &[Candidate],
+    ) -> (i32, u8) {
+        let mut best = -INF;
+        let mut best_move = 64u8;
+        for (i, &c) in list.iter().enumerate() {
             let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
-            let score = if best.is_none() {
+            let score = if i == 0 || !self.techniques.negascout {
                 -self.search(np, no, -beta, -alpha, n - 1)
             } else {
                 let s = -self.search(np, no, -alpha - 1, -alpha, n - 1);
@@ -387,22 +401,20 @@ impl Solver {
                 }
             };
             if self.aborted {
-                return None;
+                return (0, best_move);
             }
-            if best.is_none() || score > alpha {
-                best = Some(Square::new(c.square));
-                alpha = alpha.max(score);
-                if score >= beta {
-                    break;
+            if score > best {
+                best = score;
+                best_move = c.square;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
                 }
             }
         }
-        let score = if wld { alpha.signum() } else { alpha };
-        Some(Solution {
-            best: best?,
-            score,
-            nodes: self.nodes,
-        })
+        (best, best_move)
     }
 
     /// Solves `board` whatever its state: a side with no move passes, and a
@@ -512,39 +524,14 @@ impl Solver {
                 list[..=i].rotate_right(1);
             }
         }
-        let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_move = 64u8;
-        for (i, &c) in list[..count].iter().enumerate() {
-            let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
-            let score = if i == 0 || !t.negascout {
-                -self.search(np, no, -beta, -alpha, n - 1)
-            } else {
-                let s = -self.search(np, no, -alpha - 1, -alpha, n - 1);
-                if s > alpha && s < beta {
-                    -self.search(np, no, -beta, -s, n - 1)
-                } else {
-                    s
-                }
-            };
-            if self.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_move = c.square;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
+        let (best, best_move) = self.search_list(p, o, alpha, beta, n, &list[..count]);
+        if self.aborted {
+            return 0;
         }
         if use_table {
             let (lower, upper) = if best >= beta {
                 (best, 64)
-            } else if best > alpha0 {
+            } else if best > alpha {
                 (best, best)
             } else {
                 (-64, best)
@@ -683,7 +670,7 @@ impl Solver {
                         -beta,
                         -alpha,
                         empties ^ bit,
-                        parity ^ QUADRANT_BIT[sq],
+                        parity ^ quadrant_bit(sq),
                         n - 1,
                     )
                 };
