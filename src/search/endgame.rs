@@ -5,11 +5,13 @@
 //! for the measured worth of each technique):
 //! - `n > PARITY_EMPTIES`: negascout (null windows after the first move)
 //!   with full move generation, moves tried fewest-opponent-replies first
-//!   (fastest-first), a transposition table from [`TT_MIN_EMPTIES`] up, and
+//!   (fastest-first), a transposition table from [`TT_MIN_EMPTIES`] up
+//!   (with enhanced transposition cutoffs from [`ETC_MIN_EMPTIES`]), and
 //!   stability cutoffs;
-//! - `2 <= n <= PARITY_EMPTIES`: plain alpha-beta over the empty squares,
+//! - `3 <= n <= PARITY_EMPTIES`: plain alpha-beta over the empty squares,
 //!   odd quadrants first (parity), a move found by its flips without
 //!   generating the move list;
+//! - `n == 2`: both squares tried in turn;
 //! - `n == 1`: the last move counted, not played.
 //!
 //! The search allocates nothing: move lists are fixed arrays on the stack.
@@ -47,7 +49,7 @@ const PARITY_BONUS: i32 = 4;
 /// The stability cutoff is tried only when `alpha >= 2 * empties +
 /// STABILITY_OFFSET`: below that, the opponent rarely has enough stable
 /// discs to bring the bound under `alpha`, and counting them is a waste
-/// (the shape of Edax's threshold table; the offset is measured).
+/// (the shape of Edax's threshold table; the offset is not tuned here).
 const STABILITY_OFFSET: i32 = -2;
 
 /// The four quadrants (a1-d4, e1-h4, a5-d8, e5-h8) as masks.
