@@ -52,6 +52,10 @@ const PARITY_BONUS: i32 = 4;
 /// (the shape of Edax's threshold table; the offset is not tuned here).
 const STABILITY_OFFSET: i32 = -2;
 
+/// The X- and C-squares (next to a corner): the parity search tries them
+/// last within each parity class, as they tend to give the corner away.
+const RISKY_SQUARES: u64 = Bitboard::X_SQUARES.0 | Bitboard::C_SQUARES.0;
+
 /// The four quadrants (a1-d4, e1-h4, a5-d8, e5-h8) as masks.
 const QUADRANTS: [u64; 4] = [
     0x0000_0000_0f0f_0f0f,
@@ -646,7 +650,13 @@ impl Solver {
             !0
         };
         let mut best = -INF;
-        for group in [empties & odd, empties & !odd] {
+        // Within each parity class, X- and C-squares last.
+        for group in [
+            empties & odd & !RISKY_SQUARES,
+            empties & odd & RISKY_SQUARES,
+            empties & !odd & !RISKY_SQUARES,
+            empties & !odd & RISKY_SQUARES,
+        ] {
             let mut rest = group;
             while rest != 0 {
                 let sq = rest.trailing_zeros() as usize;
