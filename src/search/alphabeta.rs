@@ -17,7 +17,7 @@ use std::time::Instant;
 /// At most this many empties, the bot solves exactly instead of estimating
 /// (measured in docs/endgame.md: the slowest solve at this count fits
 /// the solve's share of the 120 ms budget).
-pub const EXACT_EMPTIES: u32 = 16;
+pub const EXACT_EMPTIES: u32 = 17;
 /// At most this many empties (and more than [`EXACT_EMPTIES`]), the bot
 /// first tries a win/draw/loss solve (measured in docs/endgame.md).
 pub const WLD_EMPTIES: u32 = 18;
