@@ -10,6 +10,9 @@ usage:
   othello [OPTIONS]          play on CodinGame's protocol (stdin/stdout)
   othello perft DEPTH        count leaves from the start position
   othello bench [--depth N]  fixed-depth search of fixed positions: nodes, time, nps
+  othello solve FILE.obf [--wld] [--time-ms T]
+                             solve each position of an Edax OBF file exactly
+                             (or win/loss/draw), T ms at most per position
   othello --help
 
 options of the bot:
@@ -30,8 +33,21 @@ pub enum Command {
     Perft(u32),
     /// `bench [--depth N]`.
     Bench(Option<u32>),
+    /// `solve FILE [--wld] [--time-ms T]`.
+    Solve(SolveOptions),
     /// `--help`.
     Help,
+}
+
+/// What `othello solve` solves and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveOptions {
+    /// The OBF file.
+    pub file: String,
+    /// Prove only win, draw or loss.
+    pub wld: bool,
+    /// Budget per position in ms (None: unlimited).
+    pub time_ms: Option<u64>,
 }
 
 /// How the bot plays.
@@ -98,6 +114,23 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             }
             return Ok(Command::Bench(depth));
         }
+        Some("solve") => {
+            it.next();
+            let file = it.next().ok_or("solve needs an OBF file")?.clone();
+            let mut options = SolveOptions {
+                file,
+                wld: false,
+                time_ms: None,
+            };
+            while let Some(arg) = it.next() {
+                match arg.as_str() {
+                    "--wld" => options.wld = true,
+                    "--time-ms" => options.time_ms = Some(number("--time-ms", it.next())?),
+                    _ => return Err(format!("solve: unknown argument {arg:?}")),
+                }
+            }
+            return Ok(Command::Solve(options));
+        }
         _ => {}
     }
     let mut options = BotOptions::default();
@@ -160,6 +193,14 @@ mod tests {
         assert_eq!(parse(&args("bench")), Ok(Command::Bench(None)));
         assert_eq!(parse(&args("bench --depth 6")), Ok(Command::Bench(Some(6))));
         assert_eq!(parse(&args("--help")), Ok(Command::Help));
+        assert_eq!(
+            parse(&args("solve f.obf --wld --time-ms 50")),
+            Ok(Command::Solve(SolveOptions {
+                file: "f.obf".into(),
+                wld: true,
+                time_ms: Some(50)
+            }))
+        );
         let Ok(Command::Bot(o)) = parse(&args(
             "--strategy minimax --depth 3 --seed 7 --eval disc-noise",
         )) else {
@@ -184,6 +225,9 @@ mod tests {
             "perft x",
             "bench --fast",
             "--time-ms 0",
+            "solve",
+            "solve f.obf --exact",
+            "solve f.obf --time-ms",
         ] {
             let e = parse(&args(bad)).unwrap_err();
             assert!(!e.is_empty(), "{bad}");

@@ -19,6 +19,7 @@ pub mod dispatch;
 pub mod eval;
 pub mod game;
 pub mod kernels;
+pub mod obf;
 pub mod perft;
 pub mod protocol;
 // The slow test oracle is not part of the submission.
@@ -27,6 +28,7 @@ pub mod reference;
 pub mod rng;
 pub mod search;
 pub mod square;
+pub mod suite;
 pub mod time;
 
 pub use bitboard::Bitboard;

@@ -28,6 +28,7 @@ fn main() -> ExitCode {
             run_bench(depth.unwrap_or(othello::bench::DEFAULT_DEPTH));
             ExitCode::SUCCESS
         }
+        Ok(Command::Solve(options)) => run_solve(&options),
         Ok(Command::Bot(options)) => run_bot(&options),
         Err(message) => {
             eprintln!("othello: {message}");
@@ -56,6 +57,44 @@ fn run_bench(depth: u32) {
     println!("time {} ms", r.elapsed.as_millis());
     println!("nps {:.0}", r.nps());
     println!("isa {}", othello::dispatch::Isa::detect().name());
+}
+
+/// `othello solve`: exit status 2 if the file is unreadable or a line is
+/// malformed (the other positions are still solved), else 1 if an answer
+/// contradicts the file's scores, else 0.
+fn run_solve(options: &cli::SolveOptions) -> ExitCode {
+    let text = match std::fs::read_to_string(&options.file) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("othello: {}: {e}", options.file);
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let mut solver = othello::search::endgame::Solver::with_table_bits(
+        Deadline::unlimited(),
+        othello::search::endgame::SOLVE_TABLE_BITS,
+    );
+    let summary =
+        othello::suite::run(
+            &text,
+            options.wld,
+            options.time_ms,
+            &mut solver,
+            |out| match out {
+                // A closed pipe (`| head`) is not worth a panic.
+                othello::suite::Output::Line(line) => {
+                    let _ = writeln!(io::stdout(), "{line}");
+                }
+                othello::suite::Output::Error(e) => eprintln!("othello: {}: {e}", options.file),
+            },
+        );
+    if summary.malformed > 0 {
+        ExitCode::from(EXIT_USAGE)
+    } else if summary.wrong > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// Plays the CodinGame protocol until the input ends.

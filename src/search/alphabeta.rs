@@ -13,11 +13,17 @@ use crate::eval::{Evaluator, SCALE};
 use crate::kernels;
 use crate::square::Square;
 use crate::time::{Deadline, NODES_PER_CLOCK_CHECK};
+use std::time::Instant;
 
-/// At most this many empties, the bot solves exactly instead of estimating.
-pub const EXACT_EMPTIES: u32 = 12;
-/// Share of the move's budget the exact solve may take before the
-/// midgame search takes over with the rest.
+/// At most this many empties, the bot solves exactly instead of estimating
+/// (measured in docs/endgame.md: the slowest solve at this count fits
+/// the solve's share of the 120 ms budget).
+pub const EXACT_EMPTIES: u32 = 17;
+/// At most this many empties (and more than [`EXACT_EMPTIES`]), the bot
+/// first tries a win/draw/loss solve (measured in docs/endgame.md).
+pub const WLD_EMPTIES: u32 = 18;
+/// Share of the move's budget the solve may take before the midgame search
+/// takes over with the rest.
 pub const SOLVE_SHARE: f64 = 0.6;
 /// Deepest iteration of iterative deepening.
 pub const MAX_DEPTH: u32 = 60;
@@ -39,6 +45,8 @@ pub struct AlphaBeta {
     node_limit: u64,
     aborted: bool,
     exact_empties: u32,
+    /// Made on first use, kept between moves (its table stays valid).
+    solver: Option<Solver>,
 }
 
 impl AlphaBeta {
@@ -58,6 +66,7 @@ impl AlphaBeta {
             node_limit: u64::MAX,
             aborted: false,
             exact_empties: EXACT_EMPTIES,
+            solver: None,
         }
     }
 
@@ -269,6 +278,56 @@ fn order(
     n
 }
 
+impl AlphaBeta {
+    /// An exact solve from [`EXACT_EMPTIES`] (as set) down, a WLD solve up
+    /// to [`WLD_EMPTIES`] when it proves a win or a draw. A solve that does
+    /// not finish within [`SOLVE_SHARE`] of the budget gives up, and
+    /// `deadline` becomes the rest of the budget for the midgame search.
+    fn try_solve(
+        &mut self,
+        board: &Board,
+        moves: Bitboard,
+        deadline: &mut Deadline,
+    ) -> Option<SearchResult> {
+        let empties = board.empty_count();
+        let wld_empties = WLD_EMPTIES.max(self.exact_empties);
+        if self.exact_empties == 0 || empties > wld_empties {
+            return None;
+        }
+        let exact = empties <= self.exact_empties;
+        let start = *deadline;
+        let solver = self
+            .solver
+            .get_or_insert_with(|| Solver::new(Deadline::unlimited()));
+        solver.set_deadline(if start.is_unlimited() {
+            start
+        } else {
+            Deadline::new(start.start(), start.budget().mul_f64(SOLVE_SHARE))
+        });
+        let solution = solver.solve(board, moves, !exact);
+        self.nodes = solver.nodes();
+        if !start.is_unlimited() {
+            *deadline = Deadline::new(Instant::now(), start.remaining());
+        }
+        let sol = solution?;
+        // A proven loss says nothing about which move resists best.
+        if !exact && sol.score < 0 {
+            return None;
+        }
+        Some(SearchResult {
+            best: sol.best,
+            score: if exact {
+                Score::Exact(sol.score)
+            } else {
+                Score::Wld(sol.score)
+            },
+            depth: empties,
+            nodes: sol.nodes,
+            elapsed: start.elapsed(),
+        })
+    }
+}
+
 impl Strategy for AlphaBeta {
     fn name(&self) -> &'static str {
         "alphabeta"
@@ -278,26 +337,13 @@ impl Strategy for AlphaBeta {
         self.nodes = 0;
         self.aborted = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let start = limits.deadline;
 
         // Few empties: prove the result instead of estimating it.
-        if limits.depth.is_none() && board.empty_count() <= self.exact_empties {
-            let solve_deadline = if start.is_unlimited() {
-                start
-            } else {
-                Deadline::new(start.start(), start.budget().mul_f64(SOLVE_SHARE))
-            };
-            let mut solver = Solver::new(solve_deadline);
-            if let Some(sol) = solver.solve(board, moves, false) {
-                return SearchResult {
-                    best: sol.best,
-                    score: Score::Exact(sol.score),
-                    depth: board.empty_count(),
-                    nodes: sol.nodes,
-                    elapsed: start.elapsed(),
-                };
+        let mut start = limits.deadline;
+        if limits.depth.is_none() {
+            if let Some(result) = self.try_solve(board, moves, &mut start) {
+                return result;
             }
-            self.nodes = solver.nodes();
         }
 
         self.deadline = start;
@@ -324,7 +370,7 @@ impl Strategy for AlphaBeta {
             score: Score::Estimate(result.1 as f64 / SCALE as f64),
             depth: result.2,
             nodes: self.nodes,
-            elapsed: start.elapsed(),
+            elapsed: limits.deadline.elapsed(),
         }
     }
 }

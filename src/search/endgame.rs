@@ -1,14 +1,174 @@
 //! The endgame solver: the exact final disc difference under perfect play,
 //! or only its sign (win/loss/draw).
+//!
+//! Three regimes by the number of empty squares `n` (see docs/endgame.md
+//! for the measured worth of each technique):
+//! - `n > PARITY_EMPTIES`: negascout (null windows after the first move)
+//!   with full move generation, moves tried fewest-opponent-replies first
+//!   (fastest-first), a transposition table from [`TT_MIN_EMPTIES`] up
+//!   (with enhanced transposition cutoffs from [`ETC_MIN_EMPTIES`]), and
+//!   stability cutoffs;
+//! - `3 <= n <= PARITY_EMPTIES`: plain alpha-beta over the empty squares,
+//!   odd quadrants first (parity), a move found by its flips without
+//!   generating the move list;
+//! - `n == 2`: both squares tried in turn;
+//! - `n == 1`: the last move counted, not played.
+//!
+//! The search allocates nothing: move lists are fixed arrays on the stack.
 
+use super::stability::stable_discs;
 use crate::bitboard::Bitboard;
-use crate::board::Board;
+use crate::board::{Board, Move};
 use crate::kernels;
 use crate::square::Square;
 use crate::time::{Deadline, NODES_PER_CLOCK_CHECK};
 
-/// From this many empties up, moves are tried fewest-opponent-replies first.
-pub const FASTEST_FIRST_EMPTIES: u32 = 6;
+/// At most this many empties, the parity search takes over from the
+/// sorting, table-using one.
+pub const PARITY_EMPTIES: u32 = 6;
+/// From this many empties up, results go to the transposition table.
+pub const TT_MIN_EMPTIES: u32 = 8;
+/// From this many empties up, the children are looked up in the table
+/// before any is searched (enhanced transposition cutoff).
+pub const ETC_MIN_EMPTIES: u32 = 10;
+/// Default table size for the bot: 2^20 entries of 24 bytes (24 MiB).
+pub const DEFAULT_TABLE_BITS: u32 = 20;
+/// Table size for `othello solve`: 2^22 entries of 24 bytes (96 MiB).
+pub const SOLVE_TABLE_BITS: u32 = 22;
+/// Above any score: -INF..INF is the full window.
+const INF: i32 = 65;
+/// Weight of one opponent reply in the fastest-first key.
+const MOBILITY_WEIGHT: i32 = 16;
+/// Extra weight of an opponent reply on a corner.
+const CORNER_REPLY_WEIGHT: i32 = 32;
+/// Weight of one empty square next to the mover's discs (the opponent's
+/// potential mobility) in the fastest-first key.
+const POTENTIAL_WEIGHT: i32 = 8;
+/// Bonus (subtracted from the key) for a move into an odd quadrant.
+const PARITY_BONUS: i32 = 4;
+/// The stability cutoff is tried only when `alpha >= 2 * empties +
+/// STABILITY_OFFSET`: below that, the opponent rarely has enough stable
+/// discs to bring the bound under `alpha`, and counting them is a waste
+/// (the shape of Edax's threshold table; the offset is not tuned here).
+const STABILITY_OFFSET: i32 = -2;
+
+/// The X- and C-squares (next to a corner): the parity search tries them
+/// last within each parity class, as they tend to give the corner away.
+const RISKY_SQUARES: u64 = Bitboard::X_SQUARES.0 | Bitboard::C_SQUARES.0;
+
+/// The four quadrants (a1-d4, e1-h4, a5-d8, e5-h8) as masks.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// The parity bit (1 << quadrant) of square `sq`: rows 5-8 are quadrants
+/// 2 and 3, columns e-h the odd ones.
+#[inline]
+const fn quadrant_bit(sq: usize) -> u32 {
+    1 << ((sq >> 5) << 1 | (sq >> 2) & 1)
+}
+
+/// `PARITY_MASK[parity]`: the squares of the quadrants whose parity bit is
+/// set (an odd number of empties).
+const PARITY_MASK: [u64; 16] = parity_masks();
+
+const fn parity_masks() -> [u64; 16] {
+    let mut out = [0u64; 16];
+    let mut p = 1;
+    while p < 16 {
+        // The mask without p's highest quadrant, plus that quadrant.
+        let q = 31 - (p as u32).leading_zeros();
+        out[p] = out[p & !(1 << q)] | QUADRANTS[q as usize];
+        p += 1;
+    }
+    out
+}
+
+/// The parity bits of a set of empties: bit q set when quadrant q holds an
+/// odd number of them.
+#[inline]
+fn parity_of(empties: u64) -> u32 {
+    let mut parity = 0;
+    for (q, mask) in QUADRANTS.iter().enumerate() {
+        parity |= ((empties & mask).count_ones() & 1) << q;
+    }
+    parity
+}
+
+/// The neighbours of each square: a move needs an opponent disc among them.
+const NEIGHBOURS: [u64; 64] = neighbours();
+
+const fn neighbours() -> [u64; 64] {
+    let mut out = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (nc, nr) = (c + dc, r + dr);
+                if (dc != 0 || dr != 0) && nc >= 0 && nc < 8 && nr >= 0 && nr < 8 {
+                    out[sq] |= 1u64 << (nr * 8 + nc);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        sq += 1;
+    }
+    out
+}
+
+/// The final score of a finished game for `p`: disc difference with the
+/// empties given to the winner.
+#[inline]
+fn final_score(p: u64, o: u64) -> i32 {
+    let np = p.count_ones() as i32;
+    let no = o.count_ones() as i32;
+    let diff = np - no;
+    let empties = 64 - np - no;
+    match diff.signum() {
+        1 => diff + empties,
+        -1 => diff - empties,
+        _ => 0,
+    }
+}
+
+/// Which techniques the search uses. All on by default; turning one off
+/// measures its worth (see `examples/endgame_ablation.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// Null-window searches after the first move (else plain alpha-beta).
+    pub negascout: bool,
+    /// Fewest-opponent-replies ordering in the deep search (else the
+    /// squares in index order).
+    pub fastest_first: bool,
+    /// Odd quadrants first near the end (else index order).
+    pub parity: bool,
+    /// Dedicated code for the last empties (else the deep search all the way).
+    pub shallow: bool,
+    /// The transposition table.
+    pub table: bool,
+    /// Stability cutoffs.
+    pub stability: bool,
+}
+
+impl Default for Techniques {
+    fn default() -> Techniques {
+        Techniques {
+            negascout: true,
+            fastest_first: true,
+            parity: true,
+            shallow: true,
+            table: true,
+            stability: true,
+        }
+    }
+}
 
 /// What a solve found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,116 +182,596 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-/// An endgame solver with its node count and deadline.
+/// One table slot: a position and the bounds proven for it.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    player: u64,
+    opponent: u64,
+    /// The true score is in `lower..=upper`.
+    lower: i8,
+    upper: i8,
+    /// Best move found (64: none).
+    best: u8,
+    /// Empties of the position: deeper entries are kept in preference.
+    empties: u8,
+    /// The solve that wrote it; entries of older solves are replaced first.
+    date: u8,
+}
+
+impl Slot {
+    /// Packs the slot into three words; all-zero words are an empty slot
+    /// (no position has no disc).
+    #[inline]
+    fn pack(&self) -> [u64; 3] {
+        let meta = u64::from(self.lower as u8)
+            | u64::from(self.upper as u8) << 8
+            | u64::from(self.best) << 16
+            | u64::from(self.empties) << 24
+            | u64::from(self.date) << 32;
+        [self.player, self.opponent, meta]
+    }
+
+    #[inline]
+    fn unpack(words: &[u64; 3]) -> Slot {
+        let meta = words[2];
+        Slot {
+            player: words[0],
+            opponent: words[1],
+            lower: meta as u8 as i8,
+            upper: (meta >> 8) as u8 as i8,
+            best: (meta >> 16) as u8,
+            empties: (meta >> 24) as u8,
+            date: (meta >> 32) as u8,
+        }
+    }
+}
+
+/// The solver's transposition table: buckets of two slots, the full
+/// position kept so that a hit is never a collision. Stored as plain words
+/// so that the allocation is zeroed memory the system hands out lazily: a
+/// table made in the middle of a 150 ms turn costs no time up front.
+#[derive(Clone, Debug)]
+struct Table {
+    words: Vec<[u64; 3]>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(bits: u32) -> Table {
+        Table {
+            words: vec![[0u64; 3]; 1 << bits],
+            mask: (1 << bits) - 2,
+        }
+    }
+
+    #[inline]
+    fn index(p: u64, o: u64) -> usize {
+        let h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ o.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+        (h ^ (h >> 31)) as usize
+    }
+
+    #[inline]
+    fn probe(&self, p: u64, o: u64) -> Option<Slot> {
+        let i = Table::index(p, o) & self.mask;
+        self.words[i..i + 2]
+            .iter()
+            .find(|w| w[0] == p && w[1] == o)
+            .map(Slot::unpack)
+    }
+
+    /// Records that the score of (p, o) lies in `lower..=upper`, merging
+    /// with what the slot already proved.
+    #[inline]
+    fn store(&mut self, p: u64, o: u64, lower: i32, upper: i32, best: u8, date: u8) {
+        let i = Table::index(p, o) & self.mask;
+        let empties = (!(p | o)).count_ones() as u8;
+        let bucket = &mut self.words[i..i + 2];
+        if let Some(w) = bucket.iter_mut().find(|w| w[0] == p && w[1] == o) {
+            let mut s = Slot::unpack(w);
+            s.lower = s.lower.max(lower as i8);
+            s.upper = s.upper.min(upper as i8);
+            s.best = best;
+            s.date = date;
+            *w = s.pack();
+            return;
+        }
+        // Replace an old solve's slot, else the shallower one.
+        let first = Slot::unpack(&bucket[0]);
+        let victim = usize::from(first.date == date && first.empties > empties);
+        bucket[victim] = Slot {
+            player: p,
+            opponent: o,
+            lower: lower as i8,
+            upper: upper as i8,
+            best,
+            empties,
+            date,
+        }
+        .pack();
+    }
+}
+
+/// A move of the deep search's list: its square, flips and sort key.
+#[derive(Clone, Copy, Default)]
+struct Candidate {
+    key: i32,
+    square: u8,
+    flips: u64,
+}
+
+/// The most moves a position can have (the known maximum is 33).
+const MAX_MOVES: usize = 34;
+
+/// An endgame solver with its node count, deadline and table. Keep it
+/// between solves: the table's proven bounds stay valid.
 #[derive(Debug)]
 pub struct Solver {
     nodes: u64,
+    next_check: u64,
     deadline: Deadline,
     aborted: bool,
+    date: u8,
+    table: Table,
+    techniques: Techniques,
 }
 
 impl Solver {
-    /// A solver that gives up at `deadline`.
+    /// A solver that gives up at `deadline`, with a table of
+    /// 2^[`DEFAULT_TABLE_BITS`] entries.
     pub fn new(deadline: Deadline) -> Solver {
+        Solver::with_table_bits(deadline, DEFAULT_TABLE_BITS)
+    }
+
+    /// A solver with a table of `2^bits` entries (`bits` >= 1).
+    pub fn with_table_bits(deadline: Deadline, bits: u32) -> Solver {
         Solver {
             nodes: 0,
+            next_check: NODES_PER_CLOCK_CHECK,
             deadline,
             aborted: false,
+            date: 0,
+            table: Table::new(bits.max(1)),
+            techniques: Techniques::default(),
         }
+    }
+
+    /// Changes the deadline of the next solves.
+    pub fn set_deadline(&mut self, deadline: Deadline) {
+        self.deadline = deadline;
+    }
+
+    /// Forgets everything the table holds.
+    pub fn clear(&mut self) {
+        self.table.words.fill([0; 3]);
+    }
+
+    /// Chooses the techniques used (to measure their worth).
+    pub fn set_techniques(&mut self, techniques: Techniques) {
+        self.techniques = techniques;
+    }
+
+    /// Nodes visited by the last solve.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
     }
 
     /// Solves `board` choosing among `moves` (non-empty, legal). With
     /// `wld` it only proves win, draw or loss. `None` if the deadline
-    /// passed first.
+    /// passed first (or `moves` is empty).
     pub fn solve(&mut self, board: &Board, moves: Bitboard, wld: bool) -> Option<Solution> {
-        let (mut alpha, beta) = if wld { (-1, 1) } else { (-65, 65) };
-        let mut best = None;
-        for sq in ordered(board.player, board.opponent, moves.0) {
-            let next = board.play(sq);
-            let score = if best.is_none() {
-                -self.search(next.player, next.opponent, -beta, -alpha, false)
+        self.nodes = 0;
+        self.next_check = NODES_PER_CLOCK_CHECK;
+        self.aborted = false;
+        self.date = self.date.wrapping_add(1);
+        let (p, o) = (board.player, board.opponent);
+        let n = board.empty_count();
+        let (alpha, beta) = if wld { (-1, 1) } else { (-INF, INF) };
+        let mut list = [Candidate::default(); MAX_MOVES];
+        let count = self.order(p, o, moves.0, n, &mut list);
+        let (score, best) = self.search_list(p, o, alpha, beta, n, &list[..count]);
+        if self.aborted || best >= 64 {
+            return None;
+        }
+        Some(Solution {
+            best: Square::new(best),
+            score: if wld { score.signum() } else { score },
+            nodes: self.nodes,
+        })
+    }
+
+    /// Negascout over the moves of `list`, in order: the best score
+    /// (fail-soft) and its move (64 if `list` is empty). The first move gets
+    /// the full window, the others a null window, widened again when one
+    /// beats `alpha`.
+    fn search_list(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+        list: &[Candidate],
+    ) -> (i32, u8) {
+        let mut best = -INF;
+        let mut best_move = 64u8;
+        for (i, &c) in list.iter().enumerate() {
+            let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
+            let score = if i == 0 || !self.techniques.negascout {
+                -self.search(np, no, -beta, -alpha, n - 1)
             } else {
-                let s = -self.search(next.player, next.opponent, -alpha - 1, -alpha, false);
+                let s = -self.search(np, no, -alpha - 1, -alpha, n - 1);
                 if s > alpha && s < beta {
-                    -self.search(next.player, next.opponent, -beta, -s, false)
+                    -self.search(np, no, -beta, -s, n - 1)
                 } else {
                     s
                 }
             };
             if self.aborted {
-                return None;
+                return (0, best_move);
             }
-            if best.is_none() || score > alpha {
-                best = Some(sq);
-                alpha = alpha.max(score);
-                if best.is_some() && score >= beta {
-                    break;
-                }
-            }
-        }
-        Some(Solution {
-            best: best?,
-            score: alpha,
-            nodes: self.nodes,
-        })
-    }
-
-    fn search(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(NODES_PER_CLOCK_CHECK) && self.deadline.hard_passed() {
-            self.aborted = true;
-        }
-        if self.aborted {
-            return 0;
-        }
-        let moves = kernels::moves(p, o);
-        if moves == 0 {
-            if passed {
-                return Board::new(p, o).final_score();
-            }
-            return -self.search(o, p, -beta, -alpha, true);
-        }
-        let empties = (!(p | o)).count_ones();
-        let order: Vec<Square> = if empties > FASTEST_FIRST_EMPTIES {
-            ordered(p, o, moves)
-        } else {
-            Bitboard(moves).squares().collect()
-        };
-        let mut best = -65;
-        for sq in order {
-            let f = kernels::flips(p, o, sq.index());
-            let s = -self.search(o ^ f, p ^ f ^ sq.bit(), -beta, -alpha, false);
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    if s >= beta {
+            if score > best {
+                best = score;
+                best_move = c.square;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
                         break;
                     }
                 }
             }
         }
+        (best, best_move)
+    }
+
+    /// Solves `board` whatever its state: a side with no move passes, and a
+    /// finished game gives its final score. Returns the move (a pass when
+    /// the side to move has none) and the score; `None` if the deadline
+    /// passed first.
+    pub fn solve_board(&mut self, board: &Board, wld: bool) -> Option<(Move, i32)> {
+        let moves = board.moves();
+        if !moves.is_empty() {
+            let s = self.solve(board, moves, wld)?;
+            return Some((Move::Play(s.best), s.score));
+        }
+        let after = board.pass();
+        let score = if after.moves().is_empty() {
+            self.nodes = 1;
+            let score = board.final_score();
+            if wld {
+                score.signum()
+            } else {
+                score
+            }
+        } else {
+            -self.solve(&after, after.moves(), wld)?.score
+        };
+        Some((Move::Pass, score))
+    }
+
+    /// Dispatches on the number of empties `n`.
+    #[inline]
+    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        if n <= PARITY_EMPTIES && self.techniques.shallow {
+            let empties = !(p | o);
+            if n == 1 {
+                self.nodes += 1;
+                return last1(p, o, empties.trailing_zeros() as usize);
+            }
+            if n == 2 {
+                return self.last2(p, o, beta, empties);
+            }
+            self.shallow(p, o, alpha, beta, empties, parity_of(empties), n)
+        } else {
+            self.deep(p, o, alpha, beta, n)
+        }
+    }
+
+    /// Negascout with move sorting, table and stability cutoffs.
+    fn deep(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + NODES_PER_CLOCK_CHECK;
+            if self.deadline.hard_passed() {
+                self.aborted = true;
+            }
+        }
+        if self.aborted {
+            return 0;
+        }
+        if n == 0 {
+            return final_score(p, o);
+        }
+        let t = self.techniques;
+        if t.stability && alpha >= 2 * n as i32 + STABILITY_OFFSET {
+            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
+        let use_table = t.table && n >= TT_MIN_EMPTIES;
+        let mut table_move = 64u8;
+        if use_table {
+            if let Some(s) = self.table.probe(p, o) {
+                let (lower, upper) = (i32::from(s.lower), i32::from(s.upper));
+                if lower >= beta || lower == upper {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+                table_move = s.best;
+            }
+        }
+        let moves = kernels::moves(p, o);
+        if moves == 0 {
+            if kernels::moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.deep(o, p, -beta, -alpha, n);
+        }
+        let mut list = [Candidate::default(); MAX_MOVES];
+        let count = self.order(p, o, moves, n, &mut list);
+        if use_table && n >= ETC_MIN_EMPTIES {
+            // Enhanced transposition cutoff: a child whose stored upper
+            // bound already refutes it proves a cutoff here.
+            for c in &list[..count] {
+                let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
+                if let Some(s) = self.table.probe(np, no) {
+                    if -i32::from(s.upper) >= beta {
+                        return -i32::from(s.upper);
+                    }
+                }
+            }
+        }
+        if table_move < 64 {
+            if let Some(i) = list[..count].iter().position(|c| c.square == table_move) {
+                list[..=i].rotate_right(1);
+            }
+        }
+        let (best, best_move) = self.search_list(p, o, alpha, beta, n, &list[..count]);
+        if self.aborted {
+            return 0;
+        }
+        if use_table {
+            let (lower, upper) = if best >= beta {
+                (best, 64)
+            } else if best > alpha {
+                (best, best)
+            } else {
+                (-64, best)
+            };
+            self.table.store(p, o, lower, upper, best_move, self.date);
+        }
+        best
+    }
+
+    /// Fills `list` with `moves` in search order and returns their count.
+    fn order(&self, p: u64, o: u64, moves: u64, n: u32, list: &mut [Candidate]) -> usize {
+        let parity = if self.techniques.parity {
+            PARITY_MASK[parity_of(!(p | o)) as usize]
+        } else {
+            0
+        };
+        let mut count = 0;
+        let mut rest = moves;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let flips = kernels::flips(p, o, sq);
+            let key = if self.techniques.fastest_first && n > PARITY_EMPTIES {
+                let bit = 1u64 << sq;
+                let replies = kernels::moves(o ^ flips, p ^ flips ^ bit);
+                let corners = (replies & Bitboard::CORNERS.0).count_ones() as i32;
+                let mine = p ^ flips ^ bit;
+                let potential = (spread(mine) & !(mine | o ^ flips)).count_ones() as i32;
+                replies.count_ones() as i32 * MOBILITY_WEIGHT
+                    + corners * CORNER_REPLY_WEIGHT
+                    + potential * POTENTIAL_WEIGHT
+                    - PARITY_BONUS * i32::from(parity & bit != 0)
+            } else {
+                0
+            };
+            list[count] = Candidate {
+                key,
+                square: sq as u8,
+                flips,
+            };
+            count += 1;
+        }
+        list[..count].sort_unstable_by_key(|c| (c.key, c.square));
+        count
+    }
+
+    /// Two empties: both moves tried in turn, no move list, no parity.
+    /// Only `beta` matters: the first move's score is exact and the second
+    /// is tried unless the first reached `beta`.
+    #[inline]
+    fn last2(&mut self, p: u64, o: u64, beta: i32, empties: u64) -> i32 {
+        self.nodes += 1;
+        let x1 = empties.trailing_zeros() as usize;
+        let x2 = (empties & (empties - 1)).trailing_zeros() as usize;
+        let mut best = -INF;
+        if NEIGHBOURS[x1] & o != 0 {
+            let f = kernels::flips(p, o, x1);
+            if f != 0 {
+                self.nodes += 1;
+                best = -last1(o ^ f, p ^ f ^ 1u64 << x1, x2);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOURS[x2] & o != 0 {
+            let f = kernels::flips(p, o, x2);
+            if f != 0 {
+                self.nodes += 1;
+                best = best.max(-last1(o ^ f, p ^ f ^ 1u64 << x2, x1));
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        // `p` passes: the opponent picks the better of its moves.
+        let mut worst = INF;
+        for (x, other) in [(x1, x2), (x2, x1)] {
+            if NEIGHBOURS[x] & p != 0 {
+                let f = kernels::flips(o, p, x);
+                if f != 0 {
+                    self.nodes += 1;
+                    worst = worst.min(last1(p ^ f, o ^ f ^ 1u64 << x, other));
+                }
+            }
+        }
+        if worst < INF {
+            worst
+        } else {
+            final_score(p, o)
+        }
+    }
+
+    /// Alpha-beta over the empty squares, odd quadrants first.
+    #[allow(clippy::too_many_arguments)]
+    fn shallow(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        empties: u64,
+        parity: u32,
+        n: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        let odd = if self.techniques.parity {
+            PARITY_MASK[parity as usize]
+        } else {
+            !0
+        };
+        let mut best = -INF;
+        // Within each parity class, X- and C-squares last.
+        for group in [
+            empties & odd & !RISKY_SQUARES,
+            empties & odd & RISKY_SQUARES,
+            empties & !odd & !RISKY_SQUARES,
+            empties & !odd & RISKY_SQUARES,
+        ] {
+            let mut rest = group;
+            while rest != 0 {
+                let sq = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                if NEIGHBOURS[sq] & o == 0 {
+                    continue;
+                }
+                let flips = kernels::flips(p, o, sq);
+                if flips == 0 {
+                    continue;
+                }
+                let bit = 1u64 << sq;
+                let (np, no) = (o ^ flips, p ^ flips ^ bit);
+                let score = if n == 2 {
+                    self.nodes += 1;
+                    -last1(np, no, (empties ^ bit).trailing_zeros() as usize)
+                } else if n == 3 {
+                    -self.last2(np, no, -alpha, empties ^ bit)
+                } else {
+                    -self.shallow(
+                        np,
+                        no,
+                        -beta,
+                        -alpha,
+                        empties ^ bit,
+                        parity ^ quadrant_bit(sq),
+                        n - 1,
+                    )
+                };
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if score >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            // No move: pass if the opponent can move, else the game is over.
+            if kernels::moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.shallow(o, p, -beta, -alpha, empties, parity, n);
+        }
         best
     }
 }
 
-/// `moves` sorted by the opponent's replies, fewest first (fastest-first).
-fn ordered(p: u64, o: u64, moves: u64) -> Vec<Square> {
-    let mut list: Vec<(u32, Square)> = Bitboard(moves)
-        .squares()
-        .map(|sq| {
-            let f = kernels::flips(p, o, sq.index());
-            let replies = kernels::moves(o ^ f, p ^ f ^ sq.bit()).count_ones();
-            (replies, sq)
-        })
-        .collect();
-    list.sort_unstable_by_key(|&(r, sq)| (r, sq.index()));
-    list.into_iter().map(|(_, sq)| sq).collect()
+/// The squares next to `b`'s discs (in any of the 8 directions).
+#[inline]
+fn spread(b: u64) -> u64 {
+    let h = ((b >> 1) & 0x7f7f_7f7f_7f7f_7f7f) | ((b << 1) & 0xfefe_fefe_fefe_fefe);
+    let row = b | h;
+    h | (row >> 8) | (row << 8)
 }
 
-impl Solver {
-    /// Nodes visited so far.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
+/// The exact score of a position whose one empty square is `sq`, `p` to
+/// move: the flips are counted on the last square, nothing is played.
+#[inline]
+fn last1(p: u64, o: u64, sq: usize) -> i32 {
+    let np = p.count_ones() as i32;
+    // p has np discs and o has 63 - np.
+    let f = kernels::flips(p, o, sq).count_ones() as i32;
+    if f > 0 {
+        return 2 * (np + f) - 62;
+    }
+    let f = kernels::flips(o, p, sq).count_ones() as i32;
+    if f > 0 {
+        return 2 * (np - f) - 64;
+    }
+    // Nobody can move: the empty square goes to the winner.
+    let diff = 2 * np - 63;
+    diff + diff.signum()
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plain minimax on raw bitboards.
+    fn minimax(p: u64, o: u64) -> i32 {
+        let moves = kernels::moves(p, o);
+        if moves == 0 {
+            if kernels::moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -minimax(o, p);
+        }
+        Bitboard(moves)
+            .squares()
+            .map(|sq| {
+                let f = kernels::flips(p, o, sq.index());
+                -minimax(o ^ f, p ^ f ^ sq.bit())
+            })
+            .max()
+            .unwrap_or(-INF)
+    }
+
+    /// Random discs (not reachable positions: a harder test of passes and
+    /// wipe-outs) with exactly two empties.
+    #[test]
+    fn last1_and_last2_agree_with_minimax() {
+        let mut rng = crate::rng::Rng::seed_from_u64(5);
+        let mut solver = Solver::with_table_bits(Deadline::unlimited(), 4);
+        for _ in 0..20_000 {
+            let discs = rng.next_u64();
+            let x1 = rng.below(64);
+            let x2 = (x1 + 1 + rng.below(63)) % 64;
+            let empties = 1u64 << x1 | 1u64 << x2;
+            let (p, o) = (discs & !empties, !discs & !empties);
+            assert_eq!(solver.last2(p, o, INF, empties), minimax(p, o));
+            let (p1, o1) = (p | 1u64 << x1, o);
+            assert_eq!(last1(p1, o1, x2 as usize), minimax(p1, o1));
+        }
     }
 }

@@ -14,6 +14,7 @@ pub mod endgame;
 pub mod greedy;
 pub mod minimax;
 pub mod random;
+pub mod stability;
 pub mod tt;
 
 /// What a search may spend.

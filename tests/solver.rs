@@ -1,0 +1,266 @@
+//! The endgame solver against published answers (the FFO suites as Edax's
+//! OBF files), a plain minimax, the board symmetries and itself (WLD).
+
+use othello::obf::{self, ObfPosition};
+use othello::rng::Rng;
+use othello::search::endgame::{Solver, Techniques};
+use othello::suite::{self, Output};
+use othello::time::Deadline;
+use othello::{Board, Move, Square};
+
+const FFORUM_1_19: &str = include_str!("data/fforum-1-19.obf");
+const FFORUM_20_39: &str = include_str!("data/fforum-20-39.obf");
+
+fn positions(text: &str) -> Vec<ObfPosition> {
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, line)| {
+            obf::parse_line(line).unwrap_or_else(|e| panic!("line {}: {e}", i + 1))
+        })
+        .collect()
+}
+
+fn solver() -> Solver {
+    Solver::with_table_bits(Deadline::unlimited(), 20)
+}
+
+/// Every position of `text` (1-based numbers in `only`, or all) gives the
+/// file's best score and a move the file lists with that score.
+fn check_suite(text: &str, only: impl Fn(usize) -> bool) {
+    let mut solver = solver();
+    for (i, p) in positions(text).iter().enumerate() {
+        if !only(i + 1) {
+            continue;
+        }
+        let (best, score) = solver.solve_board(&p.board, false).unwrap();
+        let square = match best {
+            Move::Play(sq) => Some(sq),
+            Move::Pass => None,
+        };
+        assert_eq!(
+            p.matches(square, score),
+            Some(true),
+            "position {}: {best} {score:+}, file {:?}",
+            i + 1,
+            p.scored
+        );
+    }
+}
+
+#[test]
+fn fforum_1_19_exact_scores_and_best_moves() {
+    check_suite(FFORUM_1_19, |_| true);
+}
+
+/// Positions 1..=18 of fforum-20-39 (15 to 22 empties); the slowest, #19
+/// (24 empties), is checked by the next test.
+#[test]
+fn fforum_20_39_exact_scores_and_best_moves() {
+    check_suite(FFORUM_20_39, |n| n != 19);
+}
+
+/// FFO #38 (24 empties): the slowest position of fforum-20-39.
+#[test]
+fn fforum_20_39_position_19() {
+    check_suite(FFORUM_20_39, |n| n == 19);
+}
+
+#[test]
+fn exact_score_is_the_same_under_the_8_symmetries() {
+    let mut solver = solver();
+    for p in positions(FFORUM_1_19).iter().take(6) {
+        let (_, score) = solver.solve_board(&p.board, false).unwrap();
+        for s in 1..8 {
+            let (_, sym) = solver.solve_board(&p.board.symmetry(s), false).unwrap();
+            assert_eq!(sym, score, "symmetry {s} of {}", p.board);
+        }
+    }
+}
+
+/// The final score under perfect play, by trying every line.
+fn minimax(board: &Board) -> i32 {
+    let moves = board.moves();
+    if moves.is_empty() {
+        let passed = board.pass();
+        if passed.moves().is_empty() {
+            return board.final_score();
+        }
+        return -minimax(&passed);
+    }
+    moves
+        .squares()
+        .map(|sq| -minimax(&board.play(sq)))
+        .max()
+        .unwrap()
+}
+
+/// A position after random play from the start with `empties` empty
+/// squares left, or `None` if the game ended before.
+fn random_position(rng: &mut Rng, empties: u32) -> Option<Board> {
+    let mut board = Board::start();
+    while board.empty_count() > empties {
+        let moves = board.moves();
+        if moves.is_empty() {
+            board = board.pass();
+            if board.moves().is_empty() {
+                return None;
+            }
+            continue;
+        }
+        board = board.play(Square::new(rng.pick_bit(moves.0) as u8));
+    }
+    Some(board)
+}
+
+#[test]
+fn agrees_with_plain_minimax_on_random_positions_up_to_10_empties() {
+    let mut rng = Rng::seed_from_u64(2024);
+    let mut solver = solver();
+    let mut checked = 0;
+    while checked < 120 {
+        let empties = 1 + checked % 10;
+        let Some(board) = random_position(&mut rng, empties) else {
+            continue;
+        };
+        checked += 1;
+        let expected = minimax(&board);
+        let (best, score) = solver.solve_board(&board, false).unwrap();
+        assert_eq!(score, expected, "{board}");
+        // The move must reach that score.
+        if let Move::Play(sq) = best {
+            assert_eq!(-minimax(&board.play(sq)), expected, "{board} {sq}");
+        } else {
+            assert!(board.moves().is_empty());
+        }
+        let (_, wld) = solver.solve_board(&board, true).unwrap();
+        assert_eq!(wld, expected.signum(), "wld of {board}");
+    }
+}
+
+#[test]
+fn every_technique_can_be_turned_off_without_changing_scores() {
+    let all = Techniques::default();
+    let variants = [
+        Techniques {
+            negascout: false,
+            ..all
+        },
+        Techniques {
+            fastest_first: false,
+            ..all
+        },
+        Techniques {
+            parity: false,
+            ..all
+        },
+        Techniques {
+            shallow: false,
+            ..all
+        },
+        Techniques {
+            table: false,
+            ..all
+        },
+        Techniques {
+            stability: false,
+            ..all
+        },
+    ];
+    let list = positions(FFORUM_1_19);
+    for t in variants {
+        let mut solver = solver();
+        solver.set_techniques(t);
+        for p in list.iter().take(3) {
+            let (_, score) = solver.solve_board(&p.board, false).unwrap();
+            assert_eq!(Some(score), p.best_score(), "{t:?}");
+        }
+    }
+}
+
+#[test]
+fn wld_agrees_with_the_sign_of_the_exact_score() {
+    let mut solver = solver();
+    for p in positions(FFORUM_1_19) {
+        let (_, exact) = solver.solve_board(&p.board, false).unwrap();
+        let (_, wld) = solver.solve_board(&p.board, true).unwrap();
+        assert_eq!(wld, exact.signum(), "{}", p.board);
+    }
+}
+
+#[test]
+fn a_solve_past_its_deadline_gives_up() {
+    let p = &positions(FFORUM_20_39)[18];
+    let mut solver = Solver::with_table_bits(Deadline::from_now_ms(0), 10);
+    assert_eq!(solver.solve_board(&p.board, false), None);
+}
+
+#[test]
+fn passes_and_finished_games_are_solved() {
+    // Row 1: X on a1, O on b1..g1, h1 empty; every other square X.
+    let mut solver = solver();
+    let full_x: u64 = !0xff;
+    let board = Board::new(full_x | 1, 0x7e);
+    // X to move: h1 flips b1..g1 and fills the board: 64 - 0.
+    assert_eq!(
+        solver.solve_board(&board, false),
+        Some((Move::Play(Square::parse("h1").unwrap()), 64))
+    );
+    // O to move has no move; X then plays h1.
+    assert_eq!(
+        solver.solve_board(&board.pass(), false),
+        Some((Move::Pass, -64))
+    );
+    // A full board: the game is over.
+    let full = Board::new(!1, 1);
+    assert_eq!(solver.solve_board(&full, false), Some((Move::Pass, 62)));
+}
+
+#[test]
+fn a_malformed_line_is_reported_with_its_number_and_the_rest_solved() {
+    let mut lines: Vec<&str> = FFORUM_1_19.lines().take(3).collect();
+    lines.insert(1, "this is not a position");
+    let text = lines.join("\n");
+    let mut out = Vec::new();
+    let summary = suite::run(&text, false, None, &mut solver(), |o| out.push(o));
+    assert_eq!(
+        (summary.positions, summary.malformed, summary.wrong),
+        (4, 1, 0)
+    );
+    assert!(matches!(&out[1], Output::Error(e) if e.starts_with("line 2:")));
+    let Output::Line(first) = &out[0] else {
+        panic!("{out:?}")
+    };
+    let fields: Vec<&str> = first.split_whitespace().collect();
+    assert_eq!(&fields[..3], ["1", "g8", "+18"]);
+    assert!(first.ends_with(" ok"), "{first}");
+    assert!(matches!(out.last(), Some(Output::Line(t)) if t.starts_with("total 4 ")));
+}
+
+/// The bot's search solves when few empties remain, and a solve that
+/// cannot finish in its share of the budget falls back to the midgame move.
+#[test]
+fn the_bot_solves_late_and_falls_back_when_the_solve_cannot_finish() {
+    use othello::eval::{EvalKind, Evaluator};
+    use othello::search::alphabeta::AlphaBeta;
+    use othello::search::{Limits, Score, Strategy};
+    let list = positions(FFORUM_1_19);
+    let p = &list[0];
+    let mut bot = AlphaBeta::new(Evaluator::new(EvalKind::Classic, 0));
+    let r = bot.choose(
+        &p.board,
+        p.board.moves(),
+        &Limits::time(Deadline::unlimited()),
+    );
+    assert_eq!(r.score, Score::Exact(18));
+    assert_eq!(r.best, Square::parse("g8").unwrap());
+    // FFO #38 (24 empties) cannot be solved in 60% of 5 ms.
+    let hard = &positions(FFORUM_20_39)[18];
+    bot.set_exact_empties(30);
+    let r = bot.choose(
+        &hard.board,
+        hard.board.moves(),
+        &Limits::time(Deadline::from_now_ms(5)),
+    );
+    assert!(matches!(r.score, Score::Estimate(_)), "{r:?}");
+    assert!(hard.board.is_legal(r.best));
+}
