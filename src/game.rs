@@ -167,7 +167,7 @@ impl Game {
     pub fn from_transcript(text: &str) -> Result<Game, TranscriptError> {
         let mut game = Game::new();
         let bytes = text.trim().as_bytes();
-        if bytes.len() % 2 != 0 {
+        if !bytes.len().is_multiple_of(2) {
             return Err(TranscriptError {
                 index: bytes.len() / 2 + 1,
                 reason: "odd number of characters".into(),

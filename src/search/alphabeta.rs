@@ -94,7 +94,7 @@ impl AlphaBeta {
 
     fn pvs(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32, passed: bool) -> i32 {
         self.nodes += 1;
-        if self.nodes % NODES_PER_CLOCK_CHECK == 0
+        if self.nodes.is_multiple_of(NODES_PER_CLOCK_CHECK)
             && (self.deadline.hard_passed() || self.nodes >= self.node_limit)
         {
             self.aborted = true;

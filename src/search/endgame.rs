@@ -78,7 +78,7 @@ impl Solver {
 
     fn search(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
         self.nodes += 1;
-        if self.nodes % NODES_PER_CLOCK_CHECK == 0 && self.deadline.hard_passed() {
+        if self.nodes.is_multiple_of(NODES_PER_CLOCK_CHECK) && self.deadline.hard_passed() {
             self.aborted = true;
         }
         if self.aborted {
