@@ -9,7 +9,7 @@
 //! assert_eq!(perft(&start, 4), 244);
 //! ```
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod bench;
 pub mod bitboard;
@@ -19,6 +19,7 @@ pub mod eval;
 pub mod game;
 pub mod kernels;
 pub mod perft;
+pub mod playouts;
 pub mod protocol;
 pub mod reference;
 pub mod rng;

@@ -1,7 +1,7 @@
 //! The `othello` binary: the CodinGame bot (no arguments), and the engine's
 //! tools (`perft`, `bench`). All reading and printing happens here.
 
-use othello::cli::{self, BotOptions, Command};
+use othello::cli::{self, BotOptions, Command, PlayoutsOptions};
 use othello::protocol::{self, Lines};
 use othello::search::{self, Limits};
 use othello::time::{Deadline, DEFAULT_TURN_BUDGET_MS, FIRST_TURN_BUDGET_MS};
@@ -26,6 +26,10 @@ fn main() -> ExitCode {
         }
         Ok(Command::Bench(depth)) => {
             run_bench(depth.unwrap_or(othello::bench::DEFAULT_DEPTH));
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Playouts(options)) => {
+            run_playouts(&options);
             ExitCode::SUCCESS
         }
         Ok(Command::Bot(options)) => run_bot(&options),
@@ -57,6 +61,82 @@ fn run_bench(depth: u32) {
     println!("nps {:.0}", r.nps());
 }
 
+/// `othello playouts`: the per-move table, or the speed measurement.
+fn run_playouts(options: &PlayoutsOptions) {
+    use othello::playouts::{self as po, DEFAULT_GAMES, DEFAULT_SPEED_GAMES};
+    use othello::search::playout::Playouts;
+    let game = &options.game;
+    let board = game.board();
+    if options.speed {
+        let games = options.games.unwrap_or(DEFAULT_SPEED_GAMES);
+        println!(
+            "random playouts from {} to move, one thread",
+            game.to_move()
+        );
+        for runner in [Playouts::portable(), Playouts::new()] {
+            for interleaved in [false, true] {
+                let s = po::speed(&board, games, runner, interleaved);
+                println!(
+                    "{:<8} {:<13} {:>9} playouts {:>7} ms {:>10.0} playouts/s",
+                    format!("{:?}", s.kernel),
+                    if interleaved {
+                        "4 interleaved"
+                    } else {
+                        "one at a time"
+                    },
+                    s.playouts,
+                    s.elapsed.as_millis(),
+                    s.per_second()
+                );
+            }
+        }
+        return;
+    }
+    let games = options.games.unwrap_or(DEFAULT_GAMES);
+    let stats = po::move_table(&board, games, options.seed);
+    println!(
+        "{} to move ({}), {games} random games after each move: mean final disc difference / win %",
+        game.to_move(),
+        if game.to_move() == othello::Color::Black {
+            "X"
+        } else {
+            "O"
+        },
+    );
+    println!(
+        "   {}",
+        ('a'..='h').map(|c| format!("{c:^10}")).collect::<String>()
+    );
+    let mine = if game.to_move() == othello::Color::Black {
+        'X'
+    } else {
+        'O'
+    };
+    let theirs = if mine == 'X' { 'O' } else { 'X' };
+    for row in 0..8u8 {
+        let mut line = format!("{:>2} ", row + 1);
+        for col in 0..8u8 {
+            let sq = othello::Square::from_coords(col, row);
+            let cell = match stats.iter().find(|s| s.square == sq) {
+                Some(s) => format!("{:+.1}/{:.0}%", s.mean_score(), s.win_rate() * 100.0),
+                None if board.player & sq.bit() != 0 => mine.to_string(),
+                None if board.opponent & sq.bit() != 0 => theirs.to_string(),
+                None => ".".to_string(),
+            };
+            line.push_str(&format!("{cell:^10}"));
+        }
+        println!("{}", line.trim_end());
+    }
+    // The game is not over, so the side to move has a move.
+    let best = othello::search::stats::best(&stats);
+    println!(
+        "best: {} ({:+.2} discs, {:.1}% wins)",
+        best.square,
+        best.mean_score(),
+        best.win_rate() * 100.0
+    );
+}
+
 /// Plays the CodinGame protocol until the input ends.
 fn run_bot(options: &BotOptions) -> ExitCode {
     let seed = options.seed.unwrap_or_else(|| {
@@ -68,6 +148,10 @@ fn run_bot(options: &BotOptions) -> ExitCode {
     let config = search::Config {
         seed,
         eval: options.eval,
+        playouts: options.playouts,
+        playout_depth: options.playout_depth,
+        c: options.c,
+        level: options.level,
     };
     let Some(mut strategy) = search::create(&options.strategy, &config) else {
         eprintln!("othello: unknown strategy {:?}", options.strategy);
