@@ -1,0 +1,184 @@
+//! The bot binary on CodinGame's protocol: good input, CRLF and stray spaces,
+//! action order, board/list disagreement, and each malformed input.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const START_ROWS: &str =
+    "........\n........\n........\n...10...\n...01...\n........\n........\n........\n";
+
+fn run(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the bot");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The move of each answer line, checked to have the `move MSG text` form.
+fn moves_of(o: &Output) -> Vec<String> {
+    stdout(o)
+        .lines()
+        .map(|line| {
+            let (mv, msg) = line.split_once(" MSG ").expect("answer has MSG");
+            assert!(msg.chars().count() <= 12, "MSG too long: {msg:?}");
+            mv.to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn plays_a_listed_move_and_exits_quietly_at_eof() {
+    let input = format!("0\n8\n{START_ROWS}4\nd3\nc4\nf5\ne6\n");
+    let o = run(&["--depth", "3"], &input);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let mv = moves_of(&o);
+    assert_eq!(mv.len(), 1);
+    assert!(["d3", "c4", "f5", "e6"].contains(&mv[0].as_str()));
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn accepts_crlf_and_stray_spaces() {
+    let input = format!("0\n8\n{START_ROWS}4\nd3\nc4\nf5\ne6\n")
+        .lines()
+        .map(|l| format!("  {l} \r\n"))
+        .collect::<String>();
+    let o = run(&["--depth", "2"], &input);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert_eq!(moves_of(&o).len(), 1);
+}
+
+#[test]
+fn does_not_depend_on_the_order_of_the_actions() {
+    // White to move after f5: its legal moves listed in two orders.
+    let game = othello::Game::from_transcript("f5").unwrap();
+    let b = game.board();
+    let rows = othello::protocol::format_turn(b.opponent, b.player, None, b.moves().0);
+    let (board_rows, rest) = rows.split_at(72);
+    let mut actions: Vec<&str> = rest.lines().skip(1).collect();
+    assert_eq!(actions.len(), 3);
+    let forward = format!("1\n8\n{board_rows}3\n{}\n", actions.join("\n"));
+    actions.reverse();
+    let backward = format!("1\n8\n{board_rows}3\n{}\n", actions.join("\n"));
+    let a = run(&["--depth", "4"], &forward);
+    let b = run(&["--depth", "4"], &backward);
+    assert_eq!(stderr(&a), "", "the board agrees with the list");
+    assert_eq!(moves_of(&a), moves_of(&b));
+}
+
+#[test]
+fn a_board_that_disagrees_with_the_list_still_plays_a_listed_move() {
+    // Listed: only h8, which is not legal on the board.
+    let o = run(&[], &format!("0\n8\n{START_ROWS}1\nh8\n"));
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(moves_of(&o), ["h8"]);
+    assert_eq!(
+        stderr(&o).lines().count(),
+        1,
+        "one warning line: {}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("warning"));
+    // Listed: d3 and h8; only d3 is legal, so d3 is played.
+    let o = run(&[], &format!("0\n8\n{START_ROWS}2\nh8\nd3\n"));
+    assert_eq!(moves_of(&o), ["d3"]);
+}
+
+#[test]
+fn several_turns_in_one_game() {
+    // Turn 1: start. Turn 2: after d3 (black) c3 (white)... any consistent board.
+    let turn2 = "........\n........\n..13....\n...00...\n...01...\n........\n........\n........\n"
+        .replace('3', ".");
+    let input = format!("0\n8\n{START_ROWS}4\nd3\nc4\nf5\ne6\n{turn2}");
+    let board = othello::Game::from_transcript("d3c3").unwrap();
+    let actions: Vec<String> = board
+        .board()
+        .moves()
+        .squares()
+        .map(|s| s.to_string())
+        .collect();
+    let input = format!("{input}{}\n{}\n", actions.len(), actions.join("\n"));
+    let o = run(&["--depth", "2"], &input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mv = moves_of(&o);
+    assert_eq!(mv.len(), 2);
+    assert!(actions.contains(&mv[1]));
+}
+
+#[test]
+fn empty_input_exits_zero_silently() {
+    let o = run(&[], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(stderr(&o), "");
+}
+
+/// Each malformed input: exit status 2 and one stderr line naming the line.
+#[test]
+fn malformed_inputs_name_the_line_and_exit_2() {
+    let cases: Vec<(String, &str)> = vec![
+        ("x\n8\n".into(), "line 1"),
+        ("0\nnine\n".into(), "line 2"),
+        ("2\n8\n".into(), "line 1"),
+        (
+            format!("0\n8\n{}", START_ROWS.replacen("........", ".......", 1)),
+            "line 3",
+        ),
+        (
+            format!("0\n8\n{}", START_ROWS.replace("...10...", "...1x..."),),
+            "line 6",
+        ),
+        (format!("0\n8\n{START_ROWS}four\n"), "line 11"),
+        (format!("0\n8\n{START_ROWS}4\nd3\nc4\n"), "line 14"),
+        (format!("0\n8\n{START_ROWS}1\nz9\n"), "line 12"),
+        ("0\n8\n........\n........\n".into(), "line 5"),
+    ];
+    for (input, line) in cases {
+        let o = run(&[], &input);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "input {input:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "one line for {input:?}: {err}");
+        assert!(err.contains(line), "{input:?} should name {line}: {err}");
+    }
+}
+
+#[test]
+fn bad_arguments_print_usage_and_exit_2() {
+    for args in [
+        &["--bogus"][..],
+        &["--depth", "x"],
+        &["--strategy", "nope"],
+        &["perft"],
+    ] {
+        let o = run(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("usage"), "{args:?}");
+    }
+    let o = run(&["--help"], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("--strategy"));
+}
+
+#[test]
+fn perft_prints_the_count_first() {
+    let o = run(&["perft", "6"], "");
+    assert_eq!(stdout(&o).lines().next(), Some("8200"));
+}
