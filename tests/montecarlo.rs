@@ -122,3 +122,14 @@ fn the_playouts_table_counts_every_move_and_respects_the_symmetry() {
         - rates.iter().cloned().fold(f64::MAX, f64::min);
     assert!(spread < 5.0 * (0.5 / games as f64).sqrt(), "{rates:?}");
 }
+
+#[test]
+fn without_a_clock_or_a_work_limit_a_search_still_stops() {
+    use othello::search::budget::UNLIMITED_FALLBACK_PLAYOUTS;
+    let board = Board::start();
+    for (name, level) in CONFIGS {
+        let r = strategy(name, level, 3, None).choose(&board, board.moves(), &Limits::depth(3));
+        assert!(board.is_legal(r.best), "{name}");
+        assert_eq!(r.nodes, UNLIMITED_FALLBACK_PLAYOUTS, "{name}");
+    }
+}

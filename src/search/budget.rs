@@ -10,6 +10,10 @@ use crate::time::Deadline;
 /// overshoots the deadline by well under a millisecond.
 pub const PLAYOUTS_PER_CLOCK_CHECK: u64 = 16;
 
+/// The work limit of a search given neither a deadline nor a work limit:
+/// about a tenth of a second of playouts.
+pub const UNLIMITED_FALLBACK_PLAYOUTS: u64 = 100_000;
+
 /// Counts playouts and says when to stop.
 #[derive(Clone, Debug)]
 pub struct Budget {
@@ -22,12 +26,17 @@ pub struct Budget {
 
 impl Budget {
     /// The budget of `limits`: its hard deadline, and at most the smaller
-    /// of `limits.nodes` and `playouts` playouts (no work limit if both
-    /// are `None`).
+    /// of `limits.nodes` and `playouts` playouts (if both are `None`, no
+    /// work limit, unless the deadline is unlimited too: then
+    /// [`UNLIMITED_FALLBACK_PLAYOUTS`]).
     pub fn new(limits: &Limits, playouts: Option<u64>) -> Budget {
         let limit = match (limits.nodes, playouts) {
             (Some(a), Some(b)) => a.min(b),
-            (a, b) => a.or(b).unwrap_or(u64::MAX),
+            (Some(a), None) | (None, Some(a)) => a,
+            // Neither a clock nor a work limit (e.g. `Limits::depth`, which
+            // Monte Carlo searches ignore): still stop.
+            (None, None) if limits.deadline.is_unlimited() => UNLIMITED_FALLBACK_PLAYOUTS,
+            (None, None) => u64::MAX,
         };
         Budget {
             deadline: limits.deadline,

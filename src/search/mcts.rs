@@ -30,12 +30,17 @@ use crate::square::Square;
 pub const DEFAULT_C: f64 = std::f64::consts::SQRT_2;
 /// A leaf is expanded once it has had this many visits.
 pub const EXPAND_VISITS: u32 = 1;
-/// The tree's size limit in nodes (40 bytes each: 160 MB of the 768 MB
-/// allowed). A full tree stops growing; iterations then play out from
-/// its leaves.
-pub const MAX_NODES: usize = 4_000_000;
+/// The tree's size limit in nodes (40 bytes each: 80 MB; with the spare
+/// buffer that subtree reuse copies into, at most 160 MB of CodinGame's
+/// 768 MB). Both buffers are reserved once, so the tree never reallocates
+/// (and never holds an old and a new copy at once). A full tree stops
+/// growing; iterations then play out from its leaves.
+pub const MAX_NODES: usize = 2_000_000;
 /// How deep below the previous root the next position is looked for.
 pub const REUSE_DEPTH: u32 = 4;
+/// At most this many children per node (Othello has at most 33 legal
+/// moves; the tree may pass [`MAX_NODES`] by one expansion).
+const MAX_CHILDREN: usize = 64;
 /// The `mv` of a pass node.
 const PASS: u8 = 64;
 /// `first_child` of a node that has no children yet.
@@ -112,6 +117,9 @@ pub struct Mcts {
     playouts: Option<u64>,
     playout_depth: u32,
     tree: Vec<Node>,
+    /// Where [`Mcts::keep_subtree`] copies the kept nodes; swapped with
+    /// `tree`.
+    spare: Vec<Node>,
     path: Vec<u32>,
     reuse: ReuseStats,
     /// Tests only: judge children from the wrong side's view.
@@ -130,6 +138,7 @@ impl Mcts {
             playouts,
             playout_depth: playout_depth.unwrap_or(TO_THE_END),
             tree: Vec::new(),
+            spare: Vec::new(),
             path: Vec::new(),
             reuse: ReuseStats::default(),
             inverted: false,
@@ -188,6 +197,7 @@ impl Mcts {
 
     fn fresh_root(&mut self, board: &Board) {
         self.tree.clear();
+        self.tree.reserve_exact(MAX_NODES + MAX_CHILDREN);
         self.tree.push(Node::new(*board, PASS));
     }
 
@@ -213,21 +223,24 @@ impl Mcts {
     /// Rebuilds the tree with the subtree of `index` only, breadth first so
     /// that siblings stay contiguous.
     fn keep_subtree(&mut self, index: usize) {
-        let old = std::mem::take(&mut self.tree);
+        let (old, new) = (&self.tree, &mut self.spare);
+        new.clear();
+        new.reserve_exact(MAX_NODES + MAX_CHILDREN);
         let mut origin = vec![index];
-        self.tree.push(old[index]);
+        new.push(old[index]);
         let mut i = 0;
-        while i < self.tree.len() {
+        while i < new.len() {
             let range = old[origin[i]].child_range();
             if !range.is_empty() {
-                self.tree[i].first_child = self.tree.len() as u32;
+                new[i].first_child = new.len() as u32;
                 for c in range {
-                    self.tree.push(old[c]);
+                    new.push(old[c]);
                     origin.push(c);
                 }
             }
             i += 1;
         }
+        std::mem::swap(&mut self.tree, &mut self.spare);
     }
 
     /// Creates the children of node `index`: one per square of `moves`, or
