@@ -27,7 +27,7 @@ options of the bot:
   --seed N          seed of every random choice (default: $OTHELLO_SEED, else 0)
   --playouts N      pmc, mcts, nmc: playouts per move (default: until the deadline)
   --playout-depth D pmc, mcts, nmc: stop playouts after D plies, judge by discs
-  --c X             mcts: UCB1 exploration constant (default 1.414)
+  --c X             mcts: UCB1 exploration constant (default 0.35)
   --level L         nmc: nesting level 1..3 (default 2)
 ";
 

@@ -9,6 +9,8 @@
 //! assert_eq!(perft(&start, 4), 244);
 //! ```
 #![deny(missing_docs)]
+// Unsafe code only where a run-time dispatched `#[target_feature]` kernel
+// needs it (search::playout), each block with a `// SAFETY:` comment.
 #![deny(unsafe_code)]
 
 pub mod bench;

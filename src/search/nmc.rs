@@ -12,7 +12,8 @@
 //!   paper's win/loss outcomes; the disc margin is ignored), ties to the
 //!   first tried. A pass is played when there is no move.
 //! - Pruning: the paper's "cut on win": as soon as a tried move's playout
-//!   is a win for the side to move, the rest are not tried.
+//!   is a win for the side to move, the rest are not tried
+//!   ([`CUT_ON_WIN`]; [`BY_MARGIN`] is the untaken alternative).
 //! - No memorised best sequence (the opponent would not follow it).
 //! - The root decision at `--level L`: cycle over the root moves,
 //!   evaluating each with one level-(L-1) playout after it, again and
@@ -38,6 +39,17 @@ pub const DEFAULT_LEVEL: u32 = 2;
 /// The highest level accepted: a level-3 root evaluation costs about
 /// 60 × 10 × 600 playouts, far over a 150 ms turn.
 pub const MAX_LEVEL: u32 = 3;
+
+/// Whether a level-n playout plays the first tried move whose level-(n-1)
+/// playout wins (the paper's "cut on win"). Measured (level 2 against
+/// `pmc`, both 2000 playouts per move, 100 games): 14 % with the cut, 5 %
+/// without; see docs/experiments.md.
+pub const CUT_ON_WIN: bool = true;
+/// Whether moves in a level-n playout are compared by the final disc
+/// margin of their level-(n-1) playout instead of win/draw/loss (the
+/// paper's outcomes). Measured as above without the cut: 11 % by margin,
+/// 5 % by win/draw/loss; with the cut the margin cannot apply.
+pub const BY_MARGIN: bool = false;
 
 /// Nested Monte Carlo search.
 #[derive(Clone, Debug)]
@@ -92,13 +104,18 @@ impl Nmc {
             }
             let mut order = [Square::A1; 32];
             let n = self.shuffled(moves, &mut order);
-            let mut chosen = (order[0], -1.0);
+            let mut chosen = (order[0], f64::NEG_INFINITY);
             for &sq in &order[..n] {
-                let value = win_value(-self.nested(&b.play(sq), level - 1, budget)?);
+                let score = -self.nested(&b.play(sq), level - 1, budget)?;
+                let value = if BY_MARGIN {
+                    f64::from(score)
+                } else {
+                    win_value(score)
+                };
                 if value > chosen.1 {
                     chosen = (sq, value);
-                    if value == 1.0 {
-                        break; // cut on win
+                    if CUT_ON_WIN && score > 0 {
+                        break;
                     }
                 }
             }

@@ -67,8 +67,10 @@ impl Pick for Bmi2Pick {
     fn nth_bit(mask: u64, k: u32) -> u64 {
         // SAFETY: `Bmi2Pick` is only used inside `run_bmi2` / `run4_bmi2`,
         // which are only called after `is_x86_feature_detected!("bmi2")`
-        // returned true (see `Playouts::new`), so the instruction exists.
-        // Gain: see the module docs (pdep replaces a loop of k steps).
+        // returned true (see `Playouts::new`), and by `nth_bit`, which
+        // asserts the same; so the instruction exists. Gain: pdep replaces
+        // a loop of k steps; with the other features the one-game loop went
+        // from 0.58 to 0.89 M playouts/s (module docs).
         unsafe { core::arch::x86_64::_pdep_u64(1u64 << k, mask) }
     }
 }
