@@ -65,76 +65,20 @@ fn run_bench(depth: u32) {
 fn run_playouts(options: &PlayoutsOptions) {
     use othello::playouts::{self as po, DEFAULT_GAMES, DEFAULT_SPEED_GAMES};
     use othello::search::playout::Playouts;
-    let game = &options.game;
-    let board = game.board();
+    let board = options.game.board();
     if options.speed {
         let games = options.games.unwrap_or(DEFAULT_SPEED_GAMES);
-        println!(
-            "random playouts from {} to move, one thread",
-            game.to_move()
-        );
+        println!("random playouts, one thread");
         for runner in [Playouts::portable(), Playouts::new()] {
             for interleaved in [false, true] {
-                let s = po::speed(&board, games, runner, interleaved);
-                println!(
-                    "{:<8} {:<13} {:>9} playouts {:>7} ms {:>10.0} playouts/s",
-                    format!("{:?}", s.kernel),
-                    if interleaved {
-                        "4 interleaved"
-                    } else {
-                        "one at a time"
-                    },
-                    s.playouts,
-                    s.elapsed.as_millis(),
-                    s.per_second()
-                );
+                println!("{}", po::speed(&board, games, runner, interleaved));
             }
         }
-        return;
-    }
-    let games = options.games.unwrap_or(DEFAULT_GAMES);
-    let stats = po::move_table(&board, games, options.seed);
-    println!(
-        "{} to move ({}), {games} random games after each move: mean final disc difference / win %",
-        game.to_move(),
-        if game.to_move() == othello::Color::Black {
-            "X"
-        } else {
-            "O"
-        },
-    );
-    println!(
-        "   {}",
-        ('a'..='h').map(|c| format!("{c:^10}")).collect::<String>()
-    );
-    let mine = if game.to_move() == othello::Color::Black {
-        'X'
     } else {
-        'O'
-    };
-    let theirs = if mine == 'X' { 'O' } else { 'X' };
-    for row in 0..8u8 {
-        let mut line = format!("{:>2} ", row + 1);
-        for col in 0..8u8 {
-            let sq = othello::Square::from_coords(col, row);
-            let cell = match stats.iter().find(|s| s.square == sq) {
-                Some(s) => format!("{:+.1}/{:.0}%", s.mean_score(), s.win_rate() * 100.0),
-                None if board.player & sq.bit() != 0 => mine.to_string(),
-                None if board.opponent & sq.bit() != 0 => theirs.to_string(),
-                None => ".".to_string(),
-            };
-            line.push_str(&format!("{cell:^10}"));
-        }
-        println!("{}", line.trim_end());
+        let games = options.games.unwrap_or(DEFAULT_GAMES);
+        let stats = po::move_table(&board, games, options.seed);
+        print!("{}", po::format_table(&options.game, &stats));
     }
-    // The game is not over, so the side to move has a move.
-    let best = othello::search::stats::best(&stats);
-    println!(
-        "best: {} ({:+.2} discs, {:.1}% wins)",
-        best.square,
-        best.mean_score(),
-        best.win_rate() * 100.0
-    );
 }
 
 /// Plays the CodinGame protocol until the input ends.

@@ -2,9 +2,12 @@
 //! each legal move), and the playout speed measurement.
 
 use crate::board::Board;
+use crate::game::{Color, Game};
 use crate::rng::Rng;
 use crate::search::playout::{Kernel, Playouts, TO_THE_END};
-use crate::search::stats::{root_stats, MoveStat};
+use crate::search::stats::{best, root_stats, MoveStat};
+use crate::square::Square;
+use core::fmt;
 use std::time::{Duration, Instant};
 
 /// Playouts per legal move when `--games` is not given.
@@ -35,6 +38,48 @@ pub fn move_table(board: &Board, games: u64, seed: u64) -> Vec<MoveStat> {
     stats
 }
 
+/// Seed 002's table: the board of `game` with, on each square of `stats`,
+/// the move's mean final disc difference and win rate (`+1.2/53%`), the
+/// side to move's discs `X` for black and `O` for white, then the best move.
+/// `stats` must not be empty.
+pub fn format_table(game: &Game, stats: &[MoveStat]) -> String {
+    let board = game.board();
+    let black = game.to_move() == Color::Black;
+    let (mine, theirs) = if black { ('X', 'O') } else { ('O', 'X') };
+    let games = stats.first().map_or(0, |s| s.games);
+    let mut out = format!(
+        "{} to move ({mine}), {games} random games after each move: \
+         mean final disc difference / win %\n   ",
+        game.to_move()
+    );
+    let columns: String = ('a'..='h').map(|c| format!("{c:^10}")).collect();
+    out.push_str(columns.trim_end());
+    out.push('\n');
+    for row in 0..8u8 {
+        let mut line = format!("{:>2} ", row + 1);
+        for col in 0..8u8 {
+            let sq = Square::from_coords(col, row);
+            let cell = match stats.iter().find(|s| s.square == sq) {
+                Some(s) => format!("{:+.1}/{:.0}%", s.mean_score(), s.win_rate() * 100.0),
+                None if board.player & sq.bit() != 0 => mine.to_string(),
+                None if board.opponent & sq.bit() != 0 => theirs.to_string(),
+                None => ".".to_string(),
+            };
+            line.push_str(&format!("{cell:^10}"));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    let best = best(stats);
+    out.push_str(&format!(
+        "best: {} ({:+.2} discs, {:.1}% wins)\n",
+        best.square,
+        best.mean_score(),
+        best.win_rate() * 100.0
+    ));
+    out
+}
+
 /// A playout speed measurement.
 #[derive(Clone, Debug)]
 pub struct Speed {
@@ -54,6 +99,25 @@ impl Speed {
     /// Playouts per second.
     pub fn per_second(&self) -> f64 {
         self.playouts as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+impl fmt::Display for Speed {
+    /// One line: kernel, mode, playouts, milliseconds, playouts per second.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mode = if self.interleaved {
+            "4 interleaved"
+        } else {
+            "one at a time"
+        };
+        write!(
+            f,
+            "{:<8} {mode:<13} {:>9} playouts {:>7} ms {:>10.0} playouts/s",
+            format!("{:?}", self.kernel),
+            self.playouts,
+            self.elapsed.as_millis(),
+            self.per_second()
+        )
     }
 }
 

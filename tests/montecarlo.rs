@@ -133,3 +133,20 @@ fn without_a_clock_or_a_work_limit_a_search_still_stops() {
         assert_eq!(r.nodes, UNLIMITED_FALLBACK_PLAYOUTS, "{name}");
     }
 }
+
+#[test]
+fn the_playouts_table_is_an_8x8_grid_with_a_cell_per_move() {
+    let game = othello::Game::from_transcript("f5d6c3").unwrap();
+    let stats = move_table(&game.board(), 8, 2);
+    let text = othello::playouts::format_table(&game, &stats);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1 + 1 + 8 + 1, "{text}");
+    assert!(lines[0].starts_with("white to move (O), 8 random games"));
+    // White's 4 moves d3, f3, f4, g5 each show "mean/rate%".
+    assert_eq!(text.matches('%').count() - 2, 4, "{text}");
+    // Row 5: d5 white, e5 and f5 black, g5 one of white's moves.
+    let row5: Vec<&str> = lines[6].split_whitespace().collect();
+    assert_eq!(row5[..7], ["5", ".", ".", ".", "O", "X", "X"], "{text}");
+    assert!(row5[7].ends_with('%'), "{text}");
+    assert!(lines[10].starts_with("best: "));
+}
