@@ -345,6 +345,14 @@ impl Strategy for Mcts {
                 self.iterate();
                 budget.spend(1);
             }
+        } else {
+            // A forced move is played at once; expanding it keeps the
+            // opponent's replies in the tree for the next call.
+            let only = self.tree[0].first_child as usize;
+            let child = self.tree[only];
+            if child.first_child == NO_CHILDREN && !child.terminal {
+                self.expand_with(only, child.board.moves());
+            }
         }
         self.reuse.total_visits += u64::from(self.tree[0].visits);
         let root = self.tree[0];
