@@ -2,7 +2,8 @@
 //! tests can check every error.
 
 use crate::eval::EvalKind;
-use crate::search::{DEFAULT_STRATEGY, STRATEGY_NAMES};
+use crate::game::Game;
+use crate::search::{mcts, nmc, DEFAULT_STRATEGY, STRATEGY_NAMES};
 
 /// The usage text printed by `--help` and after an argument error.
 pub const USAGE: &str = "\
@@ -13,15 +14,24 @@ usage:
   othello solve FILE.obf [--wld] [--time-ms T]
                              solve each position of an Edax OBF file exactly
                              (or win/loss/draw), T ms at most per position
+  othello playouts [--moves TRANSCRIPT] [--games N] [--seed S]
+                             N random games after each legal move (default 10000):
+                             mean final disc difference and win rate as an 8x8 table
+  othello playouts --speed [--moves TRANSCRIPT] [--games N]
+                             random playouts per second, each kernel (default 1000000)
   othello --help
 
 options of the bot:
-  --strategy NAME   alphabeta (default), minimax, greedy, random
+  --strategy NAME   alphabeta (default), minimax, greedy, random, pmc, mcts, nmc
   --depth N         search to a fixed depth N (alphabeta, minimax)
   --time-ms N       hard budget per move in ms (default 120; first move 1000)
   --nodes N         stop after N nodes (reproducible runs)
   --eval NAME       classic (default), disc, disc-noise (seed 004)
   --seed N          seed of every random choice (default: $OTHELLO_SEED, else 0)
+  --playouts N      pmc, mcts, nmc: playouts per move (default: until the deadline)
+  --playout-depth D pmc, mcts, nmc: stop playouts after D plies, judge by discs
+  --c X             mcts: UCB1 exploration constant (default 0.35)
+  --level L         nmc: nesting level 1..3 (default 2)
 ";
 
 /// What the binary was asked to do.
@@ -35,6 +45,8 @@ pub enum Command {
     Bench(Option<u32>),
     /// `solve FILE [--wld] [--time-ms T]`.
     Solve(SolveOptions),
+    /// `playouts ...`.
+    Playouts(PlayoutsOptions),
     /// `--help`.
     Help,
 }
@@ -65,6 +77,27 @@ pub struct BotOptions {
     pub eval: EvalKind,
     /// `--seed` (None: the caller falls back to `$OTHELLO_SEED`, then 0).
     pub seed: Option<u64>,
+    /// `--playouts`.
+    pub playouts: Option<u64>,
+    /// `--playout-depth`.
+    pub playout_depth: Option<u32>,
+    /// `--c`.
+    pub c: f64,
+    /// `--level`.
+    pub level: u32,
+}
+
+/// `othello playouts`: the position and how many games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayoutsOptions {
+    /// The position after `--moves` (the start position without it).
+    pub game: Game,
+    /// `--games` (None: the command's default).
+    pub games: Option<u64>,
+    /// `--seed`.
+    pub seed: u64,
+    /// `--speed`: measure playouts per second instead.
+    pub speed: bool,
 }
 
 impl Default for BotOptions {
@@ -76,6 +109,10 @@ impl Default for BotOptions {
             nodes: None,
             eval: EvalKind::Classic,
             seed: None,
+            playouts: None,
+            playout_depth: None,
+            c: mcts::DEFAULT_C,
+            level: nmc::DEFAULT_LEVEL,
         }
     }
 }
@@ -131,6 +168,10 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             }
             return Ok(Command::Solve(options));
         }
+        Some("playouts") => {
+            it.next();
+            return parse_playouts(it).map(Command::Playouts);
+        }
         _ => {}
     }
     let mut options = BotOptions::default();
@@ -162,6 +203,28 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 options.time_ms = Some(t);
             }
             "--nodes" => options.nodes = Some(number("--nodes", it.next())?),
+            "--playouts" => options.playouts = Some(positive("--playouts", it.next())?),
+            "--playout-depth" => {
+                options.playout_depth = Some(positive("--playout-depth", it.next())?);
+            }
+            "--c" => {
+                let value = it.next().ok_or("--c needs a value")?;
+                options.c = value
+                    .parse()
+                    .ok()
+                    .filter(|c: &f64| c.is_finite() && *c >= 0.0)
+                    .ok_or_else(|| format!("--c: expected a number >= 0, found {value:?}"))?;
+            }
+            "--level" => {
+                let level: u32 = number("--level", it.next())?;
+                if !(1..=nmc::MAX_LEVEL).contains(&level) {
+                    return Err(format!(
+                        "--level: must be 1..{}, found {level}",
+                        nmc::MAX_LEVEL
+                    ));
+                }
+                options.level = level;
+            }
             "--seed" => options.seed = Some(number("--seed", it.next())?),
             "--eval" => {
                 let name = it.next().ok_or("--eval needs a value")?;
@@ -176,6 +239,44 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         }
     }
     Ok(Command::Bot(options))
+}
+
+/// A number of at least 1.
+fn positive<T: core::str::FromStr + PartialEq + From<u8>>(
+    flag: &str,
+    value: Option<&String>,
+) -> Result<T, String> {
+    let n: T = number(flag, value)?;
+    if n == T::from(0) {
+        return Err(format!("{flag}: must be at least 1"));
+    }
+    Ok(n)
+}
+
+fn parse_playouts<'a>(mut it: impl Iterator<Item = &'a String>) -> Result<PlayoutsOptions, String> {
+    let mut options = PlayoutsOptions {
+        game: Game::new(),
+        games: None,
+        seed: 0,
+        speed: false,
+    };
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--moves" => {
+                let text = it.next().ok_or("--moves needs a value")?;
+                options.game = Game::from_transcript(text)
+                    .map_err(|e| format!("--moves: move {}: {}", e.index, e.reason))?;
+            }
+            "--games" => options.games = Some(positive("--games", it.next())?),
+            "--seed" => options.seed = number("--seed", it.next())?,
+            "--speed" => options.speed = true,
+            _ => return Err(format!("playouts: unknown argument {arg:?}")),
+        }
+    }
+    if options.game.is_over() {
+        return Err("--moves: the game is over: no move to judge".into());
+    }
+    Ok(options)
 }
 
 #[cfg(test)]
@@ -213,6 +314,32 @@ mod tests {
     }
 
     #[test]
+    fn parses_the_monte_carlo_options_and_the_playouts_command() {
+        let Ok(Command::Bot(o)) = parse(&args(
+            "--strategy nmc --playouts 200 --playout-depth 8 --c 0.7 --level 1",
+        )) else {
+            panic!("not a bot command")
+        };
+        assert_eq!(
+            (o.playouts, o.playout_depth, o.c, o.level),
+            (Some(200), Some(8), 0.7, 1)
+        );
+        let Ok(Command::Playouts(p)) = parse(&args("playouts --moves f5d6 --games 50 --seed 4"))
+        else {
+            panic!("not a playouts command")
+        };
+        assert_eq!(
+            (p.game.transcript().as_str(), p.games, p.seed),
+            ("f5d6", Some(50), 4)
+        );
+        assert!(!p.speed);
+        assert_eq!(
+            parse(&args("playouts --speed")).map(|c| matches!(c, Command::Playouts(p) if p.speed)),
+            Ok(true)
+        );
+    }
+
+    #[test]
     fn rejects_bad_arguments_with_a_message() {
         for bad in [
             "--bogus",
@@ -228,6 +355,16 @@ mod tests {
             "solve",
             "solve f.obf --exact",
             "solve f.obf --time-ms",
+            "--playouts 0",
+            "--playout-depth x",
+            "--c -1",
+            "--c nan",
+            "--level 0",
+            "--level 4",
+            "playouts --moves f5f5",
+            "playouts --moves f5d",
+            "playouts --games 0",
+            "playouts --fast",
         ] {
             let e = parse(&args(bad)).unwrap_err();
             assert!(!e.is_empty(), "{bad}");

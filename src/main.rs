@@ -1,7 +1,7 @@
 //! The `othello` binary: the CodinGame bot (no arguments), and the engine's
 //! tools (`perft`, `bench`). All reading and printing happens here.
 
-use othello::cli::{self, BotOptions, Command};
+use othello::cli::{self, BotOptions, Command, PlayoutsOptions};
 use othello::protocol::{self, Lines};
 use othello::search::{self, Limits};
 use othello::time::{Deadline, DEFAULT_TURN_BUDGET_MS, FIRST_TURN_BUDGET_MS};
@@ -29,6 +29,10 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(Command::Solve(options)) => run_solve(&options),
+        Ok(Command::Playouts(options)) => {
+            run_playouts(&options);
+            ExitCode::SUCCESS
+        }
         Ok(Command::Bot(options)) => run_bot(&options),
         Err(message) => {
             eprintln!("othello: {message}");
@@ -97,6 +101,26 @@ fn run_solve(options: &cli::SolveOptions) -> ExitCode {
     }
 }
 
+/// `othello playouts`: the per-move table, or the speed measurement.
+fn run_playouts(options: &PlayoutsOptions) {
+    use othello::playouts::{self as po, DEFAULT_GAMES, DEFAULT_SPEED_GAMES};
+    use othello::search::playout::Playouts;
+    let board = options.game.board();
+    if options.speed {
+        let games = options.games.unwrap_or(DEFAULT_SPEED_GAMES);
+        println!("random playouts, one thread");
+        for runner in [Playouts::portable(), Playouts::new()] {
+            for interleaved in [false, true] {
+                println!("{}", po::speed(&board, games, runner, interleaved));
+            }
+        }
+    } else {
+        let games = options.games.unwrap_or(DEFAULT_GAMES);
+        let stats = po::move_table(&board, games, options.seed);
+        print!("{}", po::format_table(&options.game, &stats));
+    }
+}
+
 /// Plays the CodinGame protocol until the input ends.
 fn run_bot(options: &BotOptions) -> ExitCode {
     let seed = options.seed.unwrap_or_else(|| {
@@ -108,6 +132,10 @@ fn run_bot(options: &BotOptions) -> ExitCode {
     let config = search::Config {
         seed,
         eval: options.eval,
+        playouts: options.playouts,
+        playout_depth: options.playout_depth,
+        c: options.c,
+        level: options.level,
     };
     let Some(mut strategy) = search::create(&options.strategy, &config) else {
         eprintln!("othello: unknown strategy {:?}", options.strategy);

@@ -10,11 +10,19 @@ use crate::time::Deadline;
 use std::time::Duration;
 
 pub mod alphabeta;
+pub mod budget;
 pub mod endgame;
 pub mod greedy;
+pub mod mcts;
 pub mod minimax;
+pub mod nmc;
+// Run-time dispatched x86 kernels: the only unsafe code of the crate.
+#[allow(unsafe_code)]
+pub mod playout;
+pub mod pmc;
 pub mod random;
 pub mod stability;
+pub mod stats;
 pub mod tt;
 
 /// What a search may spend.
@@ -135,6 +143,16 @@ pub struct Config {
     pub seed: u64,
     /// The evaluation of the searches that use one.
     pub eval: crate::eval::EvalKind,
+    /// Monte Carlo searches: playouts per move decision (`--playouts`;
+    /// `None`: until the deadline).
+    pub playouts: Option<u64>,
+    /// Monte Carlo searches: plies after which a playout stops and is
+    /// judged by discs (`--playout-depth`; `None`: play to the end).
+    pub playout_depth: Option<u32>,
+    /// `mcts`: the UCB1 exploration constant (`--c`).
+    pub c: f64,
+    /// `nmc`: the nesting level (`--level`).
+    pub level: u32,
 }
 
 impl Default for Config {
@@ -142,6 +160,10 @@ impl Default for Config {
         Config {
             seed: 0,
             eval: crate::eval::EvalKind::Classic,
+            playouts: None,
+            playout_depth: None,
+            c: mcts::DEFAULT_C,
+            level: nmc::DEFAULT_LEVEL,
         }
     }
 }
@@ -150,7 +172,15 @@ impl Default for Config {
 pub const DEFAULT_STRATEGY: &str = "alphabeta";
 
 /// The names `--strategy` accepts.
-pub const STRATEGY_NAMES: [&str; 4] = ["alphabeta", "minimax", "greedy", "random"];
+pub const STRATEGY_NAMES: [&str; 7] = [
+    "alphabeta",
+    "minimax",
+    "greedy",
+    "random",
+    "pmc",
+    "mcts",
+    "nmc",
+];
 
 /// Builds the strategy called `name`, or `None` for an unknown name.
 pub fn create(name: &str, config: &Config) -> Option<Box<dyn Strategy>> {
@@ -161,6 +191,23 @@ pub fn create(name: &str, config: &Config) -> Option<Box<dyn Strategy>> {
         "minimax" => Box::new(minimax::Minimax::new(eval)),
         "greedy" => Box::new(greedy::Greedy::new(config.seed)),
         "random" => Box::new(random::RandomPlayer::new(config.seed)),
+        "pmc" => Box::new(pmc::Pmc::new(
+            config.seed,
+            config.playouts,
+            config.playout_depth,
+        )),
+        "mcts" => Box::new(mcts::Mcts::new(
+            config.seed,
+            config.c,
+            config.playouts,
+            config.playout_depth,
+        )),
+        "nmc" => Box::new(nmc::Nmc::new(
+            config.seed,
+            config.level,
+            config.playouts,
+            config.playout_depth,
+        )),
         _ => return None,
     })
 }
