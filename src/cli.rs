@@ -17,7 +17,7 @@ options of the bot:
   --depth N         search to a fixed depth N (alphabeta, minimax)
   --time-ms N       hard budget per move in ms (default 120; first move 1000)
   --nodes N         stop after N nodes (reproducible runs)
-  --eval NAME       classic (default), disc, disc-noise (seed 004)
+  --eval NAME       classic (default), disc, disc-noise (seed 004), pattern
   --seed N          seed of every random choice (default: $OTHELLO_SEED, else 0)
 ";
 

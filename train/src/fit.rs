@@ -1,0 +1,175 @@
+//! Fitting the pattern weights: least squares by stochastic gradient
+//! descent, weights linearly interpolated between anchor phases exactly as
+//! `othello::eval::pattern::Tables` does, mirrored indices tied, early
+//! stopping on a holdout set split by game.
+
+use crate::gen::Sample;
+use indicatif::ProgressBar;
+use othello::eval::pattern::{self, INSTANCES, OFFSETS, PATTERNS, PHASE_SIZE};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// How to fit.
+#[derive(Clone, Debug)]
+pub struct FitConfig {
+    /// Empties of the anchor phases, increasing from 0 to 60.
+    pub anchors: Vec<u32>,
+    /// Passes over the training set.
+    pub epochs: u32,
+    /// Step size of the first epoch (per unit of squared feature norm).
+    pub learning_rate: f32,
+    /// Factor applied to the step size after each epoch.
+    pub decay: f32,
+    /// One game in `holdout_every` goes to the validation set.
+    pub holdout_every: u32,
+    /// Seed of the shuffles.
+    pub seed: u64,
+}
+
+impl Default for FitConfig {
+    fn default() -> FitConfig {
+        FitConfig {
+            anchors: vec![0, 10, 20, 30, 40, 50, 60],
+            epochs: 12,
+            learning_rate: 0.01,
+            decay: 0.8,
+            holdout_every: 20,
+            seed: 1,
+        }
+    }
+}
+
+/// Weights in discs: per anchor, the bias then [`PHASE_SIZE`] weights
+/// (only representatives of mirrored pairs are used).
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// Anchor empties.
+    pub anchors: Vec<u32>,
+    /// `anchors.len() * (1 + PHASE_SIZE)` weights.
+    pub weights: Vec<f32>,
+}
+
+/// The representative of every phase index (mirrors share weights).
+pub fn canonical_map() -> Vec<u32> {
+    let mut map = Vec::with_capacity(PHASE_SIZE);
+    for (k, &offset) in OFFSETS[..PATTERNS.len()].iter().enumerate() {
+        map.extend(pattern::canonical(k).iter().map(|&c| c + offset as u32));
+    }
+    map
+}
+
+/// The features of one sample: anchor, the two interpolation weights, and
+/// the representative indices.
+struct Features {
+    base: [usize; 2],
+    mix: [f32; 2],
+    idx: [u32; INSTANCES],
+}
+
+impl Model {
+    fn features(&self, canon: &[u32], board: &othello::Board) -> Features {
+        let (a, t, span) = pattern::segment(&self.anchors, board.empty_count());
+        let t = t as f32 / span as f32;
+        let mut idx = [0u32; INSTANCES];
+        pattern::indices(board, &mut idx);
+        for i in idx.iter_mut() {
+            *i = canon[*i as usize];
+        }
+        Features {
+            base: [a * (1 + PHASE_SIZE), (a + 1) * (1 + PHASE_SIZE)],
+            mix: [1.0 - t, t],
+            idx,
+        }
+    }
+
+    fn predict_features(&self, f: &Features) -> f32 {
+        let mut sum = 0.0;
+        for j in 0..2 {
+            let w = &self.weights[f.base[j]..][..1 + PHASE_SIZE];
+            let s: f32 = w[0] + f.idx.iter().map(|&i| w[1 + i as usize]).sum::<f32>();
+            sum += f.mix[j] * s;
+        }
+        sum
+    }
+
+    /// The model's estimate of `board`, in discs.
+    pub fn predict(&self, canon: &[u32], board: &othello::Board) -> f32 {
+        self.predict_features(&self.features(canon, board))
+    }
+}
+
+/// Mean absolute error in discs over `samples`.
+pub fn mae(model: &Model, canon: &[u32], samples: &[&Sample]) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| (model.predict(canon, &s.board) - f32::from(s.label)).abs() as f64)
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// What fitting reports.
+#[derive(Clone, Debug)]
+pub struct FitReport {
+    /// Training and validation set sizes.
+    pub sizes: (usize, usize),
+    /// Training and validation MAE (discs) after each epoch.
+    pub history: Vec<(f64, f64)>,
+    /// The epoch kept (lowest validation MAE), 1-based.
+    pub best_epoch: usize,
+}
+
+/// Splits by game: every `every`-th game is validation.
+pub fn split(samples: &[Sample], every: u32) -> (Vec<&Sample>, Vec<&Sample>) {
+    samples.iter().partition(|s| s.game % every.max(1) != 0)
+}
+
+/// Fits a model; `bar` counts epochs.
+pub fn fit(samples: &[Sample], cfg: &FitConfig, bar: &ProgressBar) -> (Model, FitReport) {
+    let canon = canonical_map();
+    let (train, valid) = split(samples, cfg.holdout_every);
+    let mut model = Model {
+        anchors: cfg.anchors.clone(),
+        weights: vec![0.0; cfg.anchors.len() * (1 + PHASE_SIZE)],
+    };
+    let mut best = (f64::INFINITY, model.clone(), 0);
+    let mut history = Vec::new();
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed);
+    let mut lr = cfg.learning_rate;
+    for epoch in 1..=cfg.epochs {
+        order.shuffle(&mut rng);
+        let mut train_abs = 0.0f64;
+        for &i in order.iter() {
+            let s = train[i];
+            let f = model.features(&canon, &s.board);
+            let err = f32::from(s.label) - model.predict_features(&f);
+            train_abs += err.abs() as f64;
+            for j in 0..2 {
+                let g = lr * err * f.mix[j];
+                if g == 0.0 {
+                    continue;
+                }
+                let w = &mut model.weights[f.base[j]..][..1 + PHASE_SIZE];
+                w[0] += g;
+                for &i in f.idx.iter() {
+                    w[1 + i as usize] += g;
+                }
+            }
+        }
+        lr *= cfg.decay;
+        let v = mae(&model, &canon, &valid);
+        history.push((train_abs / train.len().max(1) as f64, v));
+        if v < best.0 {
+            best = (v, model.clone(), epoch as usize);
+        }
+        bar.set_message(format!("validation MAE {v:.3}"));
+        bar.inc(1);
+    }
+    let report = FitReport {
+        sizes: (train.len(), valid.len()),
+        history,
+        best_epoch: best.2,
+    };
+    (best.1, report)
+}
