@@ -291,13 +291,28 @@ pub fn canonical(k: usize) -> Vec<u32> {
     let Some(perm) = mirror(k) else {
         return (0..size as u32).collect();
     };
-    (0..size)
-        .map(|t| {
-            let digit = |i: usize| t / pow3(i) % 3;
-            let m: usize = (0..len).map(|i| digit(perm[i]) * pow3(i)).sum();
-            t.min(m) as u32
-        })
-        .collect()
+    // Digit i of the index moves to digit j of the mirror, where perm[j] = i.
+    let mut place = [0usize; 10];
+    for (j, &i) in perm.iter().enumerate() {
+        place[i] = pow3(j);
+    }
+    // Count through the indices like an odometer, updating the mirror.
+    let mut digits = [0u8; 10];
+    let mut m = 0;
+    let mut out = Vec::with_capacity(size);
+    for t in 0..size {
+        out.push(t.min(m) as u32);
+        for i in 0..len {
+            if digits[i] < 2 {
+                digits[i] += 1;
+                m += place[i];
+                break;
+            }
+            digits[i] = 0;
+            m -= 2 * place[i];
+        }
+    }
+    out
 }
 
 /// Where `empties` falls among the anchors `at` (increasing, 0 to 60):

@@ -25,6 +25,9 @@ pub struct FitConfig {
     pub holdout_every: u32,
     /// Seed of the shuffles.
     pub seed: u64,
+    /// Weights seen in fewer training positions than this are set to 0:
+    /// they are mostly noise, and zeros pack into almost nothing.
+    pub min_count: u32,
 }
 
 impl Default for FitConfig {
@@ -32,10 +35,11 @@ impl Default for FitConfig {
         FitConfig {
             anchors: vec![0, 10, 20, 30, 40, 50, 60],
             epochs: 12,
-            learning_rate: 0.01,
-            decay: 0.8,
+            learning_rate: 0.002,
+            decay: 0.85,
             holdout_every: 20,
             seed: 1,
+            min_count: 4,
         }
     }
 }
@@ -108,6 +112,20 @@ pub fn mae(model: &Model, canon: &[u32], samples: &[&Sample]) -> f64 {
     total / samples.len().max(1) as f64
 }
 
+/// Mean absolute error in discs over `samples` by empties, in buckets of
+/// 10 (0-9, 10-19, ...): (error, count) per bucket.
+pub fn mae_by_empties(model: &Model, canon: &[u32], samples: &[&Sample]) -> Vec<(f64, usize)> {
+    let mut sums = vec![(0.0, 0); 7];
+    for s in samples {
+        let b = (s.board.empty_count() / 10) as usize;
+        sums[b].0 += (model.predict(canon, &s.board) - f32::from(s.label)).abs() as f64;
+        sums[b].1 += 1;
+    }
+    sums.into_iter()
+        .map(|(e, n)| (e / n.max(1) as f64, n))
+        .collect()
+}
+
 /// What fitting reports.
 #[derive(Clone, Debug)]
 pub struct FitReport {
@@ -117,6 +135,8 @@ pub struct FitReport {
     pub history: Vec<(f64, f64)>,
     /// The epoch kept (lowest validation MAE), 1-based.
     pub best_epoch: usize,
+    /// Validation MAE and size by empties (buckets of 10) of the kept model.
+    pub by_empties: Vec<(f64, usize)>,
 }
 
 /// Splits by game: every `every`-th game is validation.
@@ -136,6 +156,25 @@ pub fn fit(samples: &[Sample], cfg: &FitConfig, bar: &ProgressBar) -> (Model, Fi
     let mut history = Vec::new();
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed);
+    let mut counts = vec![0u32; model.weights.len()];
+    for s in train.iter() {
+        let f = model.features(&canon, &s.board);
+        for j in 0..2 {
+            if f.mix[j] > 0.0 {
+                for &i in f.idx.iter() {
+                    counts[f.base[j] + 1 + i as usize] += 1;
+                }
+            }
+        }
+    }
+    let prune = |m: &mut Model| {
+        for (i, w) in m.weights.iter_mut().enumerate() {
+            // Biases (index 0 of each anchor) are never pruned.
+            if i % (1 + PHASE_SIZE) != 0 && counts[i] < cfg.min_count {
+                *w = 0.0;
+            }
+        }
+    };
     let mut lr = cfg.learning_rate;
     for epoch in 1..=cfg.epochs {
         order.shuffle(&mut rng);
@@ -158,6 +197,7 @@ pub fn fit(samples: &[Sample], cfg: &FitConfig, bar: &ProgressBar) -> (Model, Fi
             }
         }
         lr *= cfg.decay;
+        prune(&mut model);
         let v = mae(&model, &canon, &valid);
         history.push((train_abs / train.len().max(1) as f64, v));
         if v < best.0 {
@@ -170,6 +210,7 @@ pub fn fit(samples: &[Sample], cfg: &FitConfig, bar: &ProgressBar) -> (Model, Fi
         sizes: (train.len(), valid.len()),
         history,
         best_epoch: best.2,
+        by_empties: mae_by_empties(&best.1, &canon, &valid),
     };
     (best.1, report)
 }

@@ -23,7 +23,8 @@ usage:
               [--epochs N] [--step N] [--anchors A,B,..] [--data FILE] [--out FILE]
               generate, fit, write the weights (default out: src/eval/weights.rs)
   train gen   --out FILE [--games N] [--threads N] [--seed N] [--depth N] [--exact N]
-  train fit   --data FILE[,FILE..] [--epochs N] [--step N] [--anchors A,B,..] [--out FILE]
+  train fit   --data FILE[,FILE..] [--epochs N] [--lr X] [--min-count N] [--step N]
+              [--anchors A,B,..] [--out FILE]
   train match [--pairs N] [--time-ms N] [--depth N] [--threads N] [--seed N]
               [--evals A,B]   paired games of eval A (default pattern) vs B (classic)
   train decode-time           time to decode the compiled weights
@@ -86,7 +87,22 @@ fn parse(args: &[String]) -> Result<(String, Options), String> {
                 o.arena.depth = Some(o.gen.depth);
             }
             "--exact" => o.gen.exact_empties = num(value)? as u32,
+            "--epsilon" => {
+                o.gen.epsilon = value
+                    .parse()
+                    .ok()
+                    .filter(|e| (0.0..=1.0).contains(e))
+                    .ok_or_else(|| {
+                        format!("--epsilon: expected a number in 0..1, found {value:?}")
+                    })?
+            }
             "--epochs" => o.fit.epochs = num(value)? as u32,
+            "--min-count" => o.fit.min_count = num(value)? as u32,
+            "--lr" => {
+                o.fit.learning_rate = value
+                    .parse()
+                    .map_err(|_| format!("--lr: expected a number, found {value:?}"))?
+            }
             "--step" => o.step = num(value)?.clamp(1, 256) as i32,
             "--anchors" => {
                 let at: Vec<u32> = value
@@ -309,6 +325,13 @@ fn fit_and_write(o: &Options, samples: &[gen::Sample], how: &str) -> Result<(), 
         println!(
             "epoch {:>2}: training MAE {t:.3}, validation MAE {v:.3}",
             e + 1
+        );
+    }
+    for (b, (e, n)) in report.by_empties.iter().enumerate() {
+        println!(
+            "empties {:>2}-{:>2}: validation MAE {e:.3} ({n} positions)",
+            b * 10,
+            b * 10 + 9
         );
     }
     println!("{summary}");
