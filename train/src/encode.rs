@@ -88,6 +88,12 @@ pub fn quantize(model: &Model, step: i32) -> Vec<Vec<i32>> {
 
 /// Packs quantized anchors (mirrors tied) into characters.
 pub fn encode(anchors: &[Vec<i32>]) -> String {
+    encode_counting(anchors).0
+}
+
+/// [`encode`], and the bits spent on each pattern (all anchors together).
+pub fn encode_counting(anchors: &[Vec<i32>]) -> (String, Vec<u64>) {
+    let mut bits = vec![0u64; PATTERNS.len()];
     let mut w = BitWriter::default();
     for anchor in anchors {
         w.signed(anchor[0], BIAS_CODE_ORDER);
@@ -120,15 +126,18 @@ pub fn encode(anchors: &[Vec<i32>]) -> String {
             });
             w.bits(u64::from(kr), CODE_ORDER_BITS);
             w.bits(u64::from(kv), CODE_ORDER_BITS);
+            bits[k] += u64::from(2 * CODE_ORDER_BITS);
             for &(r, v) in tokens.iter() {
                 w.exp_golomb(r, kr);
+                bits[k] += u64::from(exp_golomb_len(r, kr));
                 if let Some(v) = v {
                     w.exp_golomb(v, kv);
+                    bits[k] += u64::from(exp_golomb_len(v, kv));
                 }
             }
         }
     }
-    w.finish()
+    (w.finish(), bits)
 }
 
 /// Non-zero entries and the sum of absolute values of expanded anchors:

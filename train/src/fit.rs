@@ -34,12 +34,12 @@ impl Default for FitConfig {
     fn default() -> FitConfig {
         FitConfig {
             anchors: vec![0, 10, 20, 30, 40, 50, 60],
-            epochs: 12,
+            epochs: 8,
             learning_rate: 0.002,
             decay: 0.85,
             holdout_every: 20,
             seed: 1,
-            min_count: 4,
+            min_count: 16,
         }
     }
 }
@@ -213,4 +213,41 @@ pub fn fit(samples: &[Sample], cfg: &FitConfig, bar: &ProgressBar) -> (Model, Fi
         by_empties: mae_by_empties(&best.1, &canon, &valid),
     };
     (best.1, report)
+}
+
+/// Positions with at most this many empties keep their label when
+/// bootstrapping: theirs is exact (the generator solves them).
+pub const BOOTSTRAP_MIN_EMPTIES: u32 = 14;
+
+/// Replaces the label of every training position (validation ones are left
+/// alone) with `model`'s estimate of the position `plies` recorded moves
+/// later in the same game: a temporal-difference target, far less noisy than
+/// the outcome of a game whose remaining moves were played by a weak search.
+/// Positions with a drawn outcome (side unknown), too few moves left, or at
+/// most [`BOOTSTRAP_MIN_EMPTIES`] empties keep theirs.
+pub fn bootstrap(
+    samples: &[Sample],
+    model: &Model,
+    plies: usize,
+    holdout_every: u32,
+) -> Vec<Sample> {
+    let canon = canonical_map();
+    let mut out = samples.to_vec();
+    for (i, s) in out.iter_mut().enumerate() {
+        let Some(later) = samples.get(i + plies) else {
+            continue;
+        };
+        if s.game % holdout_every.max(1) == 0
+            || later.game != s.game
+            || s.label == 0
+            || s.board.empty_count() <= BOOTSTRAP_MIN_EMPTIES
+        {
+            continue;
+        }
+        // Both labels are the same outcome, seen from each side to move.
+        let sign = f32::from(s.label.signum() * later.label.signum());
+        let estimate = sign * model.predict(&canon, &later.board);
+        s.label = estimate.round().clamp(-64.0, 64.0) as i8;
+    }
+    out
 }

@@ -23,7 +23,7 @@ usage:
               [--epochs N] [--step N] [--anchors A,B,..] [--data FILE] [--out FILE]
               generate, fit, write the weights (default out: src/eval/weights.rs)
   train gen   --out FILE [--games N] [--threads N] [--seed N] [--depth N] [--exact N]
-  train fit   --data FILE[,FILE..] [--epochs N] [--lr X] [--min-count N] [--step N]
+  train fit   --data FILE[,FILE..] [--epochs N] [--lr X] [--min-count N] [--step N] [--bootstrap K]
               [--anchors A,B,..] [--out FILE]
   train match [--pairs N] [--time-ms N] [--depth N] [--threads N] [--seed N]
               [--evals A,B]   paired games of eval A (default pattern) vs B (classic)
@@ -41,6 +41,7 @@ struct Options {
     step: i32,
     data: Vec<PathBuf>,
     out: Option<PathBuf>,
+    bootstrap: usize,
     arena: arena::MatchConfig,
 }
 
@@ -52,6 +53,7 @@ fn parse(args: &[String]) -> Result<(String, Options), String> {
         step: DEFAULT_STEP,
         data: Vec::new(),
         out: None,
+        bootstrap: DEFAULT_BOOTSTRAP,
         arena: arena::MatchConfig {
             evals: [EvalKind::Pattern, EvalKind::Classic],
             pairs: 100,
@@ -98,6 +100,7 @@ fn parse(args: &[String]) -> Result<(String, Options), String> {
             }
             "--epochs" => o.fit.epochs = num(value)? as u32,
             "--min-count" => o.fit.min_count = num(value)? as u32,
+            "--bootstrap" => o.bootstrap = num(value)? as usize,
             "--lr" => {
                 o.fit.learning_rate = value
                     .parse()
@@ -136,6 +139,9 @@ fn parse(args: &[String]) -> Result<(String, Options), String> {
     Ok((command, o))
 }
 
+/// Default `--bootstrap`: plies ahead of the temporal-difference targets of
+/// a second fit (0: fit the game outcomes only).
+const DEFAULT_BOOTSTRAP: usize = 6;
 /// Default quantization: evaluation units (1/256 disc) per step.
 const DEFAULT_STEP: i32 = 16;
 /// Where `all` writes the weights, relative to the workspace root.
@@ -283,11 +289,20 @@ fn run_all(o: &Options) -> Result<(), String> {
 
 fn fit_and_write(o: &Options, samples: &[gen::Sample], how: &str) -> Result<(), String> {
     let start = Instant::now();
-    let (model, report) = fit::fit(samples, &o.fit, &bar(u64::from(o.fit.epochs), "epochs"));
+    let (mut model, mut report) =
+        fit::fit(samples, &o.fit, &bar(u64::from(o.fit.epochs), "epochs"));
+    if o.bootstrap > 0 {
+        println!(
+            "first fit: validation MAE {:.3}",
+            report.history[report.best_epoch - 1].1
+        );
+        let relabelled = fit::bootstrap(samples, &model, o.bootstrap, o.fit.holdout_every);
+        (model, report) = fit::fit(&relabelled, &o.fit, &bar(u64::from(o.fit.epochs), "epochs"));
+    }
     let quantized = encode::quantize(&model, o.step);
     let source = encode::rust_source(&model.anchors, o.step, &quantized, "");
     // Check the packing and measure the error of the exact runtime tables.
-    let data = encode::encode(&quantized);
+    let (data, bits) = encode::encode_counting(&quantized);
     if pattern::decode_anchors(&data, quantized.len()) != quantized {
         return Err("internal error: decoding does not give back the weights".into());
     }
@@ -304,7 +319,8 @@ fn fit_and_write(o: &Options, samples: &[gen::Sample], how: &str) -> Result<(), 
     let (train_mae, valid_mae) = report.history[report.best_epoch - 1];
     let summary = format!(
         "{how}\n\nfit: {} training / {} validation positions (one game in {} held out), \
-         {} epochs of SGD (kept epoch {}), anchors at empties {:?}, step {} units.\n\
+         {} epochs of SGD (kept epoch {}){}, weights seen fewer than {} times pruned, \
+         anchors at empties {:?}, step {} units.\n\
          MAE in discs: training {train_mae:.3}, validation {valid_mae:.3}, \
          validation with the quantized tables {runtime_mae:.3}.",
         report.sizes.0,
@@ -312,6 +328,16 @@ fn fit_and_write(o: &Options, samples: &[gen::Sample], how: &str) -> Result<(), 
         o.fit.holdout_every,
         o.fit.epochs,
         report.best_epoch,
+        if o.bootstrap > 0 {
+            format!(
+                ", then refitted to the first fit's estimate {} positions later \
+                 (bootstrap; exact labels kept)",
+                o.bootstrap
+            )
+        } else {
+            String::new()
+        },
+        o.fit.min_count,
         model.anchors,
         o.step
     );
@@ -334,6 +360,12 @@ fn fit_and_write(o: &Options, samples: &[gen::Sample], how: &str) -> Result<(), 
             b * 10 + 9
         );
     }
+    let shares: Vec<String> = pattern::PATTERNS
+        .iter()
+        .zip(bits.iter())
+        .map(|(p, &b)| format!("{} {}", p.name, b.div_ceil(15)))
+        .collect();
+    println!("characters per pattern: {}", shares.join(", "));
     println!("{summary}");
     println!(
         "packed: {} characters of data, {} characters in the file; fit took {:.0} s",
