@@ -23,7 +23,7 @@ usage:
               [--epochs N] [--step N] [--anchors A,B,..] [--data FILE] [--out FILE]
               generate, fit, write the weights (default out: src/eval/weights.rs)
   train gen   --out FILE [--games N] [--threads N] [--seed N] [--depth N] [--exact N]
-  train fit   --data FILE[,FILE..] [--epochs N] [--lr X] [--min-count N] [--step N] [--bootstrap K]
+  train fit   --data FILE[,FILE..] [--epochs N] [--lr X] [--min-count N] [--step N] [--bootstrap K] [--rounds N]
               [--anchors A,B,..] [--out FILE]
   train match [--pairs N] [--time-ms N] [--depth N] [--threads N] [--seed N]
               [--evals A,B]   paired games of eval A (default pattern) vs B (classic)
@@ -42,6 +42,7 @@ struct Options {
     data: Vec<PathBuf>,
     out: Option<PathBuf>,
     bootstrap: usize,
+    rounds: u32,
     arena: arena::MatchConfig,
 }
 
@@ -54,6 +55,7 @@ fn parse(args: &[String]) -> Result<(String, Options), String> {
         data: Vec::new(),
         out: None,
         bootstrap: DEFAULT_BOOTSTRAP,
+        rounds: 1,
         arena: arena::MatchConfig {
             evals: [EvalKind::Pattern, EvalKind::Classic],
             pairs: 100,
@@ -101,6 +103,7 @@ fn parse(args: &[String]) -> Result<(String, Options), String> {
             "--epochs" => o.fit.epochs = num(value)? as u32,
             "--min-count" => o.fit.min_count = num(value)? as u32,
             "--bootstrap" => o.bootstrap = num(value)? as usize,
+            "--rounds" => o.rounds = num(value)? as u32,
             "--lr" => {
                 o.fit.learning_rate = value
                     .parse()
@@ -255,7 +258,13 @@ fn run_fit(o: &Options) -> Result<(), String> {
         return Err("fit: --data FILE is required".into());
     }
     let samples = load(&o.data)?;
-    fit_and_write(o, &samples, &format!("data: {} positions", samples.len()))
+    let files: Vec<String> = o.data.iter().map(|p| p.display().to_string()).collect();
+    let how = format!(
+        "data: {} positions from {}",
+        samples.len(),
+        files.join(", ")
+    );
+    fit_and_write(o, &samples, &how)
 }
 
 fn run_all(o: &Options) -> Result<(), String> {
@@ -291,9 +300,10 @@ fn fit_and_write(o: &Options, samples: &[gen::Sample], how: &str) -> Result<(), 
     let start = Instant::now();
     let (mut model, mut report) =
         fit::fit(samples, &o.fit, &bar(u64::from(o.fit.epochs), "epochs"));
-    if o.bootstrap > 0 {
+    for round in 0..if o.bootstrap > 0 { o.rounds } else { 0 } {
         println!(
-            "first fit: validation MAE {:.3}",
+            "fit {}: validation MAE {:.3}",
+            round + 1,
             report.history[report.best_epoch - 1].1
         );
         let relabelled = fit::bootstrap(samples, &model, o.bootstrap, o.fit.holdout_every);
@@ -330,9 +340,9 @@ fn fit_and_write(o: &Options, samples: &[gen::Sample], how: &str) -> Result<(), 
         report.best_epoch,
         if o.bootstrap > 0 {
             format!(
-                ", then refitted to the first fit's estimate {} positions later \
-                 (bootstrap; exact labels kept)",
-                o.bootstrap
+                ", then {} time(s) refitted to the previous fit's estimate {} positions \
+                 later (bootstrap; exact labels kept)",
+                o.rounds, o.bootstrap
             )
         } else {
             String::new()
