@@ -17,7 +17,7 @@ options of the bot:
   --depth N         search to a fixed depth N (alphabeta, minimax)
   --time-ms N       hard budget per move in ms (default 120; first move 1000)
   --nodes N         stop after N nodes (reproducible runs)
-  --eval NAME       classic (default), disc, disc-noise (seed 004), pattern
+  --eval NAME       pattern (default, trained), classic, disc, disc-noise (seed 004)
   --seed N          seed of every random choice (default: $OTHELLO_SEED, else 0)
 ";
 
@@ -58,7 +58,7 @@ impl Default for BotOptions {
             depth: None,
             time_ms: None,
             nodes: None,
-            eval: EvalKind::Classic,
+            eval: EvalKind::Pattern,
             seed: None,
         }
     }

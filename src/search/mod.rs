@@ -140,7 +140,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             seed: 0,
-            eval: crate::eval::EvalKind::Classic,
+            eval: crate::eval::EvalKind::Pattern,
         }
     }
 }

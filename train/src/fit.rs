@@ -39,7 +39,7 @@ impl Default for FitConfig {
             decay: 0.85,
             holdout_every: 20,
             seed: 1,
-            min_count: 32,
+            min_count: 64,
         }
     }
 }

@@ -19,9 +19,9 @@ use std::time::Instant;
 
 const USAGE: &str = "\
 usage:
-  train all   [--games N] [--threads N] [--seed N] [--depth N] [--exact N]
-              [--epochs N] [--step N] [--anchors A,B,..] [--data FILE] [--out FILE]
-              generate, fit, write the weights (default out: src/eval/weights.rs)
+  train all   [--games N] [--threads N] [--seed N] [--depth N] [--exact N] [fit options]
+              generate train/data/chunk-seed*.bin (4000 games per seed), fit,
+              write the weights (default out: src/eval/weights.rs)
   train gen   --out FILE [--games N] [--threads N] [--seed N] [--depth N] [--exact N]
   train fit   --data FILE[,FILE..] [--epochs N] [--lr X] [--min-count N] [--step N] [--bootstrap K] [--rounds N]
               [--anchors A,B,..] [--out FILE]
@@ -35,6 +35,7 @@ usage:
 const EXIT_USAGE: u8 = 2;
 
 /// Every option of every subcommand.
+#[derive(Clone)]
 struct Options {
     gen: gen::GenConfig,
     fit: fit::FitConfig,
@@ -146,9 +147,11 @@ fn parse(args: &[String]) -> Result<(String, Options), String> {
 /// a second fit (0: fit the game outcomes only).
 const DEFAULT_BOOTSTRAP: usize = 6;
 /// Default quantization: evaluation units (1/256 disc) per step.
-const DEFAULT_STEP: i32 = 16;
+const DEFAULT_STEP: i32 = 32;
 /// Where `all` writes the weights, relative to the workspace root.
 const WEIGHTS_PATH: &str = "src/eval/weights.rs";
+/// Games per data file (and per seed) of `all`.
+const CHUNK_GAMES: u32 = 4000;
 /// Where `all` keeps the generated positions.
 const DATA_DIR: &str = "train/data";
 
@@ -269,21 +272,29 @@ fn run_fit(o: &Options) -> Result<(), String> {
 
 fn run_all(o: &Options) -> Result<(), String> {
     let start = Instant::now();
-    let data = o.data.first().cloned().unwrap_or_else(|| {
-        PathBuf::from(format!(
-            "{DATA_DIR}/games{}-seed{}.bin",
-            o.gen.games, o.gen.seed
-        ))
-    });
-    let samples = generate(o)?;
-    save(&samples, &data)?;
+    // Chunks of CHUNK_GAMES games, seeds seed, seed + 1, ...: a longer run
+    // extends a shorter one, and each chunk is saved as soon as it is done.
+    let chunks = o.gen.games.div_ceil(CHUNK_GAMES).max(1);
+    let mut files = Vec::new();
+    for c in 0..chunks {
+        let mut chunk = o.clone();
+        chunk.gen.seed = o.gen.seed + u64::from(c);
+        chunk.gen.games = CHUNK_GAMES.min(o.gen.games - c * CHUNK_GAMES);
+        let path = PathBuf::from(format!("{DATA_DIR}/chunk-seed{}.bin", chunk.gen.seed));
+        save(&generate(&chunk)?, &path)?;
+        files.push(path);
+    }
+    let samples = load(&files)?;
     let g = &o.gen;
     let how = format!(
-        "data: {} positions from {} self-play games (seed {}; {}..{} random opening plies, \
-         then depth-{} {:?} alpha-beta with {}% random moves; exact solver from {} empties)",
+        "data: {} positions from {} self-play games (seeds {}..={}, up to {} games per seed; {}..{} random \
+         opening plies, then depth-{} {:?} alpha-beta with {}% random moves; exact solver from \
+         {} empties)",
         samples.len(),
         g.games,
         g.seed,
+        g.seed + u64::from(chunks) - 1,
+        CHUNK_GAMES,
         g.random_plies.0,
         g.random_plies.1,
         g.depth,
