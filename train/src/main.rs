@@ -23,8 +23,9 @@ usage:
               generate train/data/chunk-seed*.bin (4000 games per seed), fit,
               write the weights (default out: src/eval/weights.rs)
   train gen   --out FILE [--games N] [--threads N] [--seed N] [--depth N] [--exact N]
-  train fit   --data FILE[,FILE..] [--epochs N] [--lr X] [--min-count N] [--step N] [--bootstrap K] [--rounds N]
-              [--anchors A,B,..] [--out FILE]
+              [--epsilon X] [--eval NAME]   (NAME: the self-play search's evaluation)
+  train fit   --data FILE[,FILE..] [--epochs N] [--lr X] [--min-count N] [--step N]
+              [--bootstrap K] [--rounds N] [--anchors A,B,..] [--out FILE]
   train match [--pairs N] [--time-ms N] [--depth N] [--threads N] [--seed N]
               [--evals A,B]   paired games of eval A (default pattern) vs B (classic)
   train decode-time           time to decode the compiled weights
@@ -131,6 +132,7 @@ fn parse(args: &[String]) -> Result<(String, Options), String> {
             "--out" => o.out = Some(PathBuf::from(value)),
             "--pairs" => o.arena.pairs = num(value)? as u32,
             "--time-ms" => o.arena.time_ms = num(value)?.max(1),
+            "--eval" => o.gen.eval = eval(value)?,
             "--evals" => {
                 let (a, b) = value
                     .split_once(',')
@@ -207,8 +209,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("train: {e}");
-            eprint!("{USAGE}");
+            eprintln!("train: {e} (train --help for usage)");
             ExitCode::from(EXIT_USAGE)
         }
     }
