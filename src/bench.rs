@@ -58,13 +58,18 @@ impl BenchResult {
 
 /// Searches every bench position to `depth` with a fresh table.
 pub fn run(depth: u32) -> BenchResult {
+    run_with(depth, EvalKind::Classic)
+}
+
+/// [`run`] with the evaluation `eval`.
+pub fn run_with(depth: u32, eval: EvalKind) -> BenchResult {
     let mut nodes = 0;
     let start = Instant::now();
     for board in positions() {
         if board.moves().is_empty() {
             continue;
         }
-        let mut search = AlphaBeta::new(Evaluator::new(EvalKind::Classic, 0));
+        let mut search = AlphaBeta::new(Evaluator::new(eval, 0));
         search.set_exact_empties(0);
         let r = search.choose(&board, board.moves(), &Limits::depth(depth));
         nodes += r.nodes;

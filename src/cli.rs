@@ -26,7 +26,7 @@ options of the bot:
   --depth N         search to a fixed depth N (alphabeta, minimax)
   --time-ms N       hard budget per move in ms (default 120; first move 1000)
   --nodes N         stop after N nodes (reproducible runs)
-  --eval NAME       classic (default), disc, disc-noise (seed 004)
+  --eval NAME       pattern (default, trained), classic, disc, disc-noise (seed 004)
   --seed N          seed of every random choice (default: $OTHELLO_SEED, else 0)
   --playouts N      pmc, mcts, nmc: playouts per move (default: until the deadline)
   --playout-depth D pmc, mcts, nmc: stop playouts after D plies, judge by discs
@@ -107,7 +107,7 @@ impl Default for BotOptions {
             depth: None,
             time_ms: None,
             nodes: None,
-            eval: EvalKind::Classic,
+            eval: EvalKind::Pattern,
             seed: None,
             playouts: None,
             playout_depth: None,

@@ -4,6 +4,9 @@ use crate::board::Board;
 use crate::rng::Rng;
 
 pub mod classic;
+pub mod pack;
+pub mod pattern;
+pub mod weights;
 
 /// Evaluation units per disc: a score of `SCALE` means "one disc ahead".
 pub const SCALE: i32 = 256;
@@ -17,11 +20,13 @@ pub enum EvalKind {
     Disc,
     /// Seed 004's: disc difference × 256 plus a random 0..255 tie-break.
     DiscNoise,
+    /// Trained pattern weights ([`pattern`]).
+    Pattern,
 }
 
 impl EvalKind {
     /// The names `--eval` accepts.
-    pub const NAMES: [&'static str; 3] = ["classic", "disc", "disc-noise"];
+    pub const NAMES: [&'static str; 4] = ["classic", "disc", "disc-noise", "pattern"];
 
     /// Parses a `--eval` value.
     pub fn parse(name: &str) -> Option<EvalKind> {
@@ -29,6 +34,7 @@ impl EvalKind {
             "classic" => Some(EvalKind::Classic),
             "disc" => Some(EvalKind::Disc),
             "disc-noise" => Some(EvalKind::DiscNoise),
+            "pattern" => Some(EvalKind::Pattern),
             _ => None,
         }
     }
@@ -62,6 +68,7 @@ impl Evaluator {
             EvalKind::Classic => classic::evaluate(board),
             EvalKind::Disc => board.disc_difference() * SCALE,
             EvalKind::DiscNoise => board.disc_difference() * SCALE + self.rng.below(256) as i32,
+            EvalKind::Pattern => pattern::evaluate(board),
         }
     }
 }

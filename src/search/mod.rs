@@ -159,7 +159,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             seed: 0,
-            eval: crate::eval::EvalKind::Classic,
+            eval: crate::eval::EvalKind::Pattern,
             playouts: None,
             playout_depth: None,
             c: mcts::DEFAULT_C,

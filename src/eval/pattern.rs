@@ -1,0 +1,548 @@
+//! The trained pattern evaluation (Logistello style).
+//!
+//! The board is read through patterns: small sets of squares whose contents
+//! (empty / side to move / opponent) form a base-3 index into a table of
+//! learned weights. Each pattern is read on several of the 8 symmetric images
+//! of the board, so every symmetric instance shares one table; patterns that
+//! map onto themselves (a row under a mirror) have tied weights, so the
+//! evaluation is exactly symmetric. Weights exist for a few anchor phases
+//! (by empty squares, [`weights::ANCHORS`]); a position between two anchors
+//! gets the linear mix of their two scores. The weights are decoded once,
+//! on first use.
+//!
+//! Indices are computed from scratch at each leaf: the search copies boards
+//! (copy-make), so there is no move/undo stream to update them from, and the
+//! 8 board images cost a few dozen shifts.
+
+use super::pack::BitReader;
+use super::weights;
+use super::SCALE;
+use crate::board::Board;
+use std::sync::OnceLock;
+
+/// A pattern: its squares in digit order (digit `i` has weight `3^i`) and
+/// the board symmetries ([`crate::board::transform`]) it is read through.
+#[derive(Clone, Copy, Debug)]
+pub struct Pattern {
+    /// Short name, for reports.
+    pub name: &'static str,
+    /// Squares (`a1` = 0) in digit order.
+    pub squares: &'static [u8],
+    /// Symmetries giving the distinct instances.
+    pub syms: &'static [u8],
+}
+
+/// Symmetries that give the 4 instances of a row-like pattern (2nd, 7th row,
+/// b and g columns).
+const ROW_SYMS: &[u8] = &[0, 2, 4, 5];
+/// Symmetries that give the 4 instances of a corner pattern.
+const CORNER_SYMS: &[u8] = &[0, 1, 2, 3];
+/// Symmetries that give the 4 instances of a short diagonal.
+const DIAG_SYMS: &[u8] = &[0, 1, 2, 4];
+
+/// The patterns, in table order.
+pub const PATTERNS: [Pattern; 11] = [
+    Pattern {
+        name: "row2",
+        squares: &[8, 9, 10, 11, 12, 13, 14, 15],
+        syms: ROW_SYMS,
+    },
+    Pattern {
+        name: "row3",
+        squares: &[16, 17, 18, 19, 20, 21, 22, 23],
+        syms: ROW_SYMS,
+    },
+    Pattern {
+        name: "row4",
+        squares: &[24, 25, 26, 27, 28, 29, 30, 31],
+        syms: ROW_SYMS,
+    },
+    Pattern {
+        name: "diag8",
+        squares: &[0, 9, 18, 27, 36, 45, 54, 63],
+        syms: &[0, 1],
+    },
+    Pattern {
+        name: "diag7",
+        squares: &[1, 10, 19, 28, 37, 46, 55],
+        syms: DIAG_SYMS,
+    },
+    Pattern {
+        name: "diag6",
+        squares: &[2, 11, 20, 29, 38, 47],
+        syms: DIAG_SYMS,
+    },
+    Pattern {
+        name: "diag5",
+        squares: &[3, 12, 21, 30, 39],
+        syms: DIAG_SYMS,
+    },
+    Pattern {
+        name: "diag4",
+        squares: &[4, 13, 22, 31],
+        syms: DIAG_SYMS,
+    },
+    Pattern {
+        name: "edge+2x",
+        squares: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
+        syms: ROW_SYMS,
+    },
+    Pattern {
+        name: "corner3x3",
+        squares: &[0, 1, 2, 8, 9, 10, 16, 17, 18],
+        syms: CORNER_SYMS,
+    },
+    Pattern {
+        name: "corner2x5",
+        squares: &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
+        syms: &[0, 1, 2, 3, 4, 5, 6, 7],
+    },
+];
+
+/// Number of pattern instances read on one board.
+pub const INSTANCES: usize = count_instances();
+
+const fn count_instances() -> usize {
+    let mut n = 0;
+    let mut k = 0;
+    while k < PATTERNS.len() {
+        n += PATTERNS[k].syms.len();
+        k += 1;
+    }
+    n
+}
+
+/// `3^n`.
+pub const fn pow3(n: usize) -> usize {
+    let mut p = 1;
+    let mut i = 0;
+    while i < n {
+        p *= 3;
+        i += 1;
+    }
+    p
+}
+
+/// Start of each pattern's table in one phase's weights, and (last) the size.
+pub const OFFSETS: [usize; PATTERNS.len() + 1] = offsets();
+
+const fn offsets() -> [usize; PATTERNS.len() + 1] {
+    let mut out = [0; PATTERNS.len() + 1];
+    let mut k = 0;
+    while k < PATTERNS.len() {
+        out[k + 1] = out[k] + pow3(PATTERNS[k].squares.len());
+        k += 1;
+    }
+    out
+}
+
+/// Weights of one phase: every pattern's table, end to end.
+pub const PHASE_SIZE: usize = OFFSETS[PATTERNS.len()];
+
+/// `TERNARY[bits]`: the base-3 number whose digit `i` is bit `i` of `bits`.
+const TERNARY: [u16; 1024] = ternary();
+
+const fn ternary() -> [u16; 1024] {
+    let mut t = [0u16; 1024];
+    let mut b = 0;
+    while b < 1024 {
+        let mut v = 0u16;
+        let mut i = 10;
+        while i > 0 {
+            i -= 1;
+            v = v * 3 + ((b >> i) & 1) as u16;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+}
+
+/// Mirror of the columns (`a` <-> `h`) of a bitboard.
+#[inline]
+fn flip_columns(mut x: u64) -> u64 {
+    const K1: u64 = 0x5555_5555_5555_5555;
+    const K2: u64 = 0x3333_3333_3333_3333;
+    const K4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+    x = ((x >> 1) & K1) | ((x & K1) << 1);
+    x = ((x >> 2) & K2) | ((x & K2) << 2);
+    ((x >> 4) & K4) | ((x & K4) << 4)
+}
+
+/// Mirror about the `a1`-`h8` diagonal (square `(row, col)` -> `(col, row)`).
+#[inline]
+fn transpose(mut x: u64) -> u64 {
+    const K1: u64 = 0x5500_5500_5500_5500;
+    const K2: u64 = 0x3333_0000_3333_0000;
+    const K4: u64 = 0x0f0f_0f0f_0000_0000;
+    let t = K4 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = K2 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = K1 & (x ^ (x << 7));
+    x ^= t ^ (t >> 7);
+    x
+}
+
+/// The 8 images of a bitboard, indexed like [`crate::board::transform`].
+#[inline]
+fn images(b: u64) -> [u64; 8] {
+    let c = flip_columns(b);
+    let r = b.swap_bytes();
+    let cr = c.swap_bytes();
+    [
+        b,
+        c,
+        r,
+        cr,
+        transpose(b),
+        transpose(c),
+        transpose(r),
+        transpose(cr),
+    ]
+}
+
+/// Multiplier that gathers one square per column into the top byte.
+const GATHER: u64 = 0x0101_0101_0101_0101;
+
+/// The bits of pattern `k`'s squares in `b`, in digit order.
+#[inline(always)]
+fn key(k: usize, b: u64) -> usize {
+    let diag = |d: u32, len: u32| -> usize {
+        let mask = 0x8040_2010_0804_0201u64 << d & !0u64 >> (8 * d);
+        (((b & mask).wrapping_mul(GATHER) >> (56 + d)) & ((1 << len) - 1)) as usize
+    };
+    match k {
+        0 => (b >> 8 & 0xff) as usize,
+        1 => (b >> 16 & 0xff) as usize,
+        2 => (b >> 24 & 0xff) as usize,
+        3 => diag(0, 8),
+        4 => diag(1, 7),
+        5 => diag(2, 6),
+        6 => diag(3, 5),
+        7 => diag(4, 4),
+        8 => (b & 0xff | (b >> 1 & 0x100) | (b >> 5 & 0x200)) as usize,
+        9 => (b & 7 | (b >> 5 & 0x38) | (b >> 10 & 0x1c0)) as usize,
+        _ => (b & 0x1f | (b >> 3 & 0x3e0)) as usize,
+    }
+}
+
+/// The table index (within one phase, [`OFFSETS`] included) of every
+/// pattern instance of `board`, pattern by pattern, symmetry by symmetry.
+#[inline]
+pub fn indices(board: &Board, out: &mut [u32; INSTANCES]) {
+    let p = images(board.player);
+    let o = images(board.opponent);
+    let mut n = 0;
+    for (k, pattern) in PATTERNS.iter().enumerate() {
+        for &s in pattern.syms {
+            let s = s as usize;
+            let t = TERNARY[key(k, p[s])] + 2 * TERNARY[key(k, o[s])];
+            out[n] = (OFFSETS[k] + t as usize) as u32;
+            n += 1;
+        }
+    }
+}
+
+/// [`indices`] the slow, obvious way: square by square on transformed boards.
+pub fn indices_slow(board: &Board) -> Vec<u32> {
+    let mut out = Vec::with_capacity(INSTANCES);
+    for (k, pattern) in PATTERNS.iter().enumerate() {
+        for &s in pattern.syms {
+            let b = board.symmetry(s);
+            let mut t = 0;
+            for &sq in pattern.squares.iter().rev() {
+                let digit = (b.player >> sq & 1) + 2 * (b.opponent >> sq & 1);
+                t = t * 3 + digit as usize;
+            }
+            out.push((OFFSETS[k] + t) as u32);
+        }
+    }
+    out
+}
+
+/// For pattern `k`: the digit permutation under which the pattern maps onto
+/// itself (a mirror), if any. Digit `i` of the mirrored index is digit
+/// `perm[i]` of the original.
+pub fn mirror(k: usize) -> Option<Vec<usize>> {
+    let squares = PATTERNS[k].squares;
+    for s in 1..8 {
+        let perm: Option<Vec<usize>> = squares
+            .iter()
+            .map(|&q| {
+                let image = crate::board::transform(1u64 << q, s).trailing_zeros() as u8;
+                squares.iter().position(|&r| r == image)
+            })
+            .collect();
+        if let Some(perm) = perm {
+            if perm.iter().enumerate().any(|(i, &j)| i != j) {
+                return Some(perm);
+            }
+        }
+    }
+    None
+}
+
+/// For pattern `k`, the representative of every index (table-local): the
+/// smaller of the index and its mirror. Mirrored indices share one weight.
+pub fn canonical(k: usize) -> Vec<u32> {
+    let len = PATTERNS[k].squares.len();
+    let size = pow3(len);
+    let Some(perm) = mirror(k) else {
+        return (0..size as u32).collect();
+    };
+    // Digit i of the index moves to digit j of the mirror, where perm[j] = i.
+    let mut place = [0usize; 10];
+    for (j, &i) in perm.iter().enumerate() {
+        place[i] = pow3(j);
+    }
+    // Count through the indices like an odometer, updating the mirror.
+    let mut digits = [0u8; 10];
+    let mut m = 0;
+    let mut out = Vec::with_capacity(size);
+    for t in 0..size {
+        out.push(t.min(m) as u32);
+        for i in 0..len {
+            if digits[i] < 2 {
+                digits[i] += 1;
+                m += place[i];
+                break;
+            }
+            digits[i] = 0;
+            m -= 2 * place[i];
+        }
+    }
+    out
+}
+
+/// Where `empties` falls among the anchors `at` (increasing, 0 to 60):
+/// `(a, t, span)` such that the weights are those of anchor `a` times
+/// `(span - t) / span` plus those of anchor `a + 1` times `t / span`.
+pub fn segment(at: &[u32], empties: u32) -> (usize, u32, u32) {
+    let a = at
+        .iter()
+        .rposition(|&x| x <= empties)
+        .unwrap_or(0)
+        .min(at.len() - 2);
+    (a, empties - at[a], at[a + 1] - at[a])
+}
+
+/// The decoded weights: per anchor phase, the bias and the tables, in
+/// evaluation units; an evaluation mixes the two anchors around its
+/// empties count.
+#[derive(Debug)]
+pub struct Tables {
+    at: Vec<u32>,
+    bias: Vec<i32>,
+    weights: Vec<i16>,
+}
+
+impl Tables {
+    /// Tables from anchor weights (`anchors[a]` holds the bias then
+    /// [`PHASE_SIZE`] weights, in steps of `step` units) at empties `at`.
+    ///
+    /// # Panics
+    /// If `at` does not increase from 0 to 60, or the sizes disagree.
+    pub fn interpolate(anchors: &[Vec<i32>], at: &[u32], step: i32) -> Tables {
+        assert!(at.len() == anchors.len() && at[0] == 0 && at[at.len() - 1] == 60);
+        assert!(at.windows(2).all(|w| w[0] < w[1]));
+        let limit = i32::from(i16::MAX);
+        Tables {
+            at: at.to_vec(),
+            bias: anchors.iter().map(|a| a[0] * step).collect(),
+            weights: anchors
+                .iter()
+                .flat_map(|a| {
+                    a[1..]
+                        .iter()
+                        .map(|&w| (w * step).clamp(-limit, limit) as i16)
+                })
+                .collect(),
+        }
+    }
+
+    /// The score of `board` for the side to move, in 1/[`SCALE`] discs.
+    #[inline]
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        let (a, t, span) = segment(&self.at, board.empty_count());
+        let lo = &self.weights[a * PHASE_SIZE..][..PHASE_SIZE];
+        let hi = &self.weights[(a + 1) * PHASE_SIZE..][..PHASE_SIZE];
+        let mut idx = [0u32; INSTANCES];
+        indices(board, &mut idx);
+        let (mut x, mut y) = (self.bias[a], self.bias[a + 1]);
+        for &i in idx.iter() {
+            x += i32::from(lo[i as usize]);
+            y += i32::from(hi[i as usize]);
+        }
+        let (t, span) = (t as i32, span as i32);
+        ((x * (span - t) + y * t) / span).clamp(-MAX_SCORE, MAX_SCORE)
+    }
+}
+
+/// Largest evaluation magnitude: below any won final score (64 discs).
+pub const MAX_SCORE: i32 = 63 * SCALE;
+
+/// Order of the Exp-Golomb code of each anchor's bias.
+pub const BIAS_CODE_ORDER: u32 = 6;
+/// Bits that give each table's two Exp-Golomb orders (zero runs, values).
+pub const CODE_ORDER_BITS: u32 = 4;
+
+/// Decodes `anchors` phases of weights packed by `train`: per anchor, the
+/// bias, then per pattern the two code orders and (zero run, non-zero
+/// value) pairs over the representatives ([`canonical`]) in index order.
+/// Returns per anchor the bias then [`PHASE_SIZE`] weights, mirrors filled in.
+pub fn decode_anchors(data: &str, anchors: usize) -> Vec<Vec<i32>> {
+    let canon: Vec<Vec<u32>> = (0..PATTERNS.len()).map(canonical).collect();
+    let mut r = BitReader::new(data);
+    (0..anchors)
+        .map(|_| {
+            let mut w = vec![r.signed(BIAS_CODE_ORDER)];
+            for c in canon.iter() {
+                let (kr, kv) = (r.bits(CODE_ORDER_BITS), r.bits(CODE_ORDER_BITS));
+                let reps: Vec<usize> = (0..c.len()).filter(|&i| c[i] as usize == i).collect();
+                let mut values = vec![0; c.len()];
+                let mut pos = 0;
+                loop {
+                    pos += r.exp_golomb(kr) as usize;
+                    if pos >= reps.len() {
+                        break;
+                    }
+                    values[reps[pos]] = r.nonzero(kv);
+                    pos += 1;
+                }
+                w.extend(c.iter().map(|&i| values[i as usize]));
+            }
+            w
+        })
+        .collect()
+}
+
+/// The weights compiled into the program, decoded on first use.
+pub fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let anchors = decode_anchors(weights::DATA, weights::ANCHORS.len());
+        Tables::interpolate(&anchors, &weights::ANCHORS, weights::STEP)
+    })
+}
+
+/// The score of `board` for the side to move, in 1/[`SCALE`] discs.
+#[inline]
+pub fn evaluate(board: &Board) -> i32 {
+    tables().evaluate(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// Boards from random games, every ply.
+    fn random_boards(games: u64) -> Vec<Board> {
+        let mut rng = Rng::seed_from_u64(7);
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut b = Board::start();
+            while !b.is_game_over() {
+                if b.moves().is_empty() {
+                    b = b.pass();
+                }
+                out.push(b);
+                b = b.play(crate::Square::new(rng.pick_bit(b.moves().0) as u8));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn fast_images_match_board_transform() {
+        let mut rng = Rng::seed_from_u64(1);
+        for _ in 0..100 {
+            let b = rng.next_u64();
+            for (s, &image) in images(b).iter().enumerate() {
+                assert_eq!(image, crate::board::transform(b, s as u8), "symmetry {s}");
+            }
+        }
+    }
+
+    #[test]
+    fn indices_match_the_slow_reference() {
+        let mut idx = [0u32; INSTANCES];
+        for b in random_boards(20) {
+            indices(&b, &mut idx);
+            assert_eq!(idx.to_vec(), indices_slow(&b), "\n{b}");
+        }
+    }
+
+    #[test]
+    fn instances_are_distinct_and_cover_every_symmetry() {
+        for p in PATTERNS.iter() {
+            let set = |s: u8| -> u64 {
+                // Squares read by pattern `p` on image `s` of the board.
+                let mut m = 0;
+                for &q in p.squares {
+                    m |= (0..64u32)
+                        .map(|r| 1u64 << r)
+                        .find(|&bit| crate::board::transform(bit, s) == 1 << q)
+                        .unwrap();
+                }
+                m
+            };
+            let chosen: Vec<u64> = p.syms.iter().map(|&s| set(s)).collect();
+            for (i, a) in chosen.iter().enumerate() {
+                assert!(!chosen[..i].contains(a), "{} repeats an instance", p.name);
+            }
+            for s in 0..8 {
+                assert!(chosen.contains(&set(s)), "{} misses symmetry {s}", p.name);
+            }
+        }
+    }
+
+    #[test]
+    fn evaluation_is_symmetric() {
+        // Random weights, tied as the training ties them.
+        let mut rng = Rng::seed_from_u64(3);
+        let at = [0u32, 30, 60];
+        let anchors: Vec<Vec<i32>> = at
+            .iter()
+            .map(|_| {
+                let mut w = vec![rng.below(100) as i32];
+                for k in 0..PATTERNS.len() {
+                    let canon = canonical(k);
+                    let raw: Vec<i32> = (0..canon.len())
+                        .map(|_| rng.below(201) as i32 - 100)
+                        .collect();
+                    w.extend(canon.iter().map(|&c| raw[c as usize]));
+                }
+                w
+            })
+            .collect();
+        let tables = Tables::interpolate(&anchors, &at, 3);
+        for b in random_boards(10) {
+            let v = tables.evaluate(&b);
+            for s in 1..8 {
+                assert_eq!(tables.evaluate(&b.symmetry(s)), v, "symmetry {s}\n{b}");
+            }
+        }
+    }
+
+    #[test]
+    fn compiled_weights_decode_to_their_checksum() {
+        let anchors = decode_anchors(weights::DATA, weights::ANCHORS.len());
+        let all = anchors.iter().flatten();
+        let nonzero = all.clone().filter(|&&v| v != 0).count();
+        let sum: i64 = all.map(|&v| i64::from(v.abs())).sum();
+        assert_eq!((nonzero, sum), weights::CHECKSUM);
+        assert!(anchors.iter().all(|a| a.len() == 1 + PHASE_SIZE));
+    }
+
+    #[test]
+    fn mirrors_are_tied() {
+        for (k, p) in PATTERNS.iter().enumerate() {
+            let canon = canonical(k);
+            let tied = canon.iter().enumerate().filter(|&(i, &c)| i as u32 != c);
+            let expected = if mirror(k).is_some() { 1 } else { 0 };
+            assert_eq!(tied.count().min(1), expected, "{}", p.name);
+        }
+    }
+}

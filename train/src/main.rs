@@ -1,0 +1,447 @@
+//! `train`: the pattern evaluation's training pipeline.
+//!
+//! `cargo run --release -p train -- all` plays self-play games, fits the
+//! weights, packs them into `src/eval/weights.rs` and reports the validation
+//! error; the steps also run alone (`gen`, `fit`), and `match` measures the
+//! pattern evaluation against another under the same search.
+
+mod arena;
+mod encode;
+mod fit;
+mod gen;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use othello::eval::pattern::{self, Tables};
+use othello::eval::EvalKind;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+const USAGE: &str = "\
+usage:
+  train all   [--games N] [--threads N] [--seed N] [--depth N] [--exact N] [fit options]
+              generate train/data/chunk-seed*.bin (4000 games per seed), fit,
+              write the weights (default out: src/eval/weights.rs)
+  train gen   --out FILE [--games N] [--threads N] [--seed N] [--depth N] [--exact N]
+              [--epsilon X] [--eval NAME]   (NAME: the self-play search's evaluation)
+  train fit   --data FILE[,FILE..] [--epochs N] [--lr X] [--min-count N] [--step N]
+              [--bootstrap K] [--rounds N] [--anchors A,B,..] [--out FILE]
+  train match [--pairs N] [--time-ms N] [--depth N] [--threads N] [--seed N]
+              [--evals A,B]   paired games of eval A (default pattern) vs B (classic)
+  train decode-time           time to decode the compiled weights
+  train bench [--depth N] [--evals A,B]   othello's bench with evaluations A and B
+";
+
+/// Exit status for bad arguments or input.
+const EXIT_USAGE: u8 = 2;
+
+/// Every option of every subcommand.
+#[derive(Clone)]
+struct Options {
+    gen: gen::GenConfig,
+    fit: fit::FitConfig,
+    step: i32,
+    data: Vec<PathBuf>,
+    out: Option<PathBuf>,
+    bootstrap: usize,
+    rounds: u32,
+    arena: arena::MatchConfig,
+}
+
+fn parse(args: &[String]) -> Result<(String, Options), String> {
+    let command = args.first().ok_or("missing command")?.clone();
+    let mut o = Options {
+        gen: gen::GenConfig::default(),
+        fit: fit::FitConfig::default(),
+        step: DEFAULT_STEP,
+        data: Vec::new(),
+        out: None,
+        bootstrap: DEFAULT_BOOTSTRAP,
+        rounds: 1,
+        arena: arena::MatchConfig {
+            evals: [EvalKind::Pattern, EvalKind::Classic],
+            pairs: 100,
+            time_ms: othello::time::DEFAULT_TURN_BUDGET_MS,
+            depth: None,
+            opening_plies: 8,
+            threads: 2,
+            seed: 1,
+        },
+    };
+    let mut it = args[1..].iter();
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let num = |v: &str| -> Result<u64, String> {
+            v.parse()
+                .map_err(|_| format!("{flag}: expected a non-negative number, found {v:?}"))
+        };
+        let eval =
+            |v: &str| EvalKind::parse(v).ok_or_else(|| format!("{flag}: unknown evaluation {v:?}"));
+        match flag.as_str() {
+            "--games" => o.gen.games = num(value)? as u32,
+            "--threads" => {
+                o.gen.threads = num(value)?.max(1) as usize;
+                o.arena.threads = o.gen.threads;
+            }
+            "--seed" => {
+                o.gen.seed = num(value)?;
+                o.fit.seed = o.gen.seed;
+                o.arena.seed = o.gen.seed;
+            }
+            "--depth" => {
+                o.gen.depth = num(value)? as u32;
+                o.arena.depth = Some(o.gen.depth);
+            }
+            "--exact" => o.gen.exact_empties = num(value)? as u32,
+            "--epsilon" => {
+                o.gen.epsilon = value
+                    .parse()
+                    .ok()
+                    .filter(|e| (0.0..=1.0).contains(e))
+                    .ok_or_else(|| {
+                        format!("--epsilon: expected a number in 0..1, found {value:?}")
+                    })?
+            }
+            "--epochs" => o.fit.epochs = num(value)? as u32,
+            "--min-count" => o.fit.min_count = num(value)? as u32,
+            "--bootstrap" => o.bootstrap = num(value)? as usize,
+            "--rounds" => o.rounds = num(value)? as u32,
+            "--lr" => {
+                o.fit.learning_rate = value
+                    .parse()
+                    .map_err(|_| format!("--lr: expected a number, found {value:?}"))?
+            }
+            "--step" => o.step = num(value)?.clamp(1, 256) as i32,
+            "--anchors" => {
+                let at: Vec<u32> = value
+                    .split(',')
+                    .map(|v| num(v).map(|n| n as u32))
+                    .collect::<Result<_, _>>()?;
+                if at.len() < 2
+                    || at[0] != 0
+                    || at[at.len() - 1] != 60
+                    || at.windows(2).any(|w| w[0] >= w[1])
+                {
+                    return Err(format!(
+                        "--anchors: need increasing empties from 0 to 60, found {value:?}"
+                    ));
+                }
+                o.fit.anchors = at;
+            }
+            "--data" => o.data = value.split(',').map(PathBuf::from).collect(),
+            "--out" => o.out = Some(PathBuf::from(value)),
+            "--pairs" => o.arena.pairs = num(value)? as u32,
+            "--time-ms" => o.arena.time_ms = num(value)?.max(1),
+            "--eval" => o.gen.eval = eval(value)?,
+            "--evals" => {
+                let (a, b) = value
+                    .split_once(',')
+                    .ok_or_else(|| format!("--evals: expected A,B, found {value:?}"))?;
+                o.arena.evals = [eval(a)?, eval(b)?];
+            }
+            _ => return Err(format!("unknown argument {flag:?}")),
+        }
+    }
+    Ok((command, o))
+}
+
+/// Default `--bootstrap`: plies ahead of the temporal-difference targets of
+/// a second fit (0: fit the game outcomes only).
+const DEFAULT_BOOTSTRAP: usize = 6;
+/// Default quantization: evaluation units (1/256 disc) per step.
+const DEFAULT_STEP: i32 = 32;
+/// Where `all` writes the weights, relative to the workspace root.
+const WEIGHTS_PATH: &str = "src/eval/weights.rs";
+/// Games per data file (and per seed) of `all`.
+const CHUNK_GAMES: u32 = 4000;
+/// Where `all` keeps the generated positions.
+const DATA_DIR: &str = "train/data";
+
+fn bar(len: u64, what: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{what:>8} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} eta {{eta}} {{msg}}"
+        ))
+        .expect("valid template"),
+    );
+    bar
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--help") {
+        print!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    let result = parse(&args).and_then(|(command, o)| match command.as_str() {
+        "all" => run_all(&o),
+        "gen" => run_gen(&o).map(|_| ()),
+        "fit" => run_fit(&o),
+        "match" => {
+            run_match(&o);
+            Ok(())
+        }
+        "bench" => {
+            let depth = o.arena.depth.unwrap_or(othello::bench::DEFAULT_DEPTH);
+            for eval in o.arena.evals {
+                let r = othello::bench::run_with(depth, eval);
+                println!(
+                    "{eval:?}: depth {depth}, nodes {}, time {} ms, nps {:.0}",
+                    r.nodes,
+                    r.elapsed.as_millis(),
+                    r.nps()
+                );
+            }
+            Ok(())
+        }
+        "decode-time" => {
+            let start = Instant::now();
+            pattern::tables();
+            println!(
+                "decoded the weights in {:.1} ms",
+                start.elapsed().as_secs_f64() * 1e3
+            );
+            Ok(())
+        }
+        other => Err(format!("unknown command {other:?}")),
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("train: {e} (train --help for usage)");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+fn run_gen(o: &Options) -> Result<Vec<gen::Sample>, String> {
+    let out = o.out.clone().ok_or("gen: --out FILE is required")?;
+    let samples = generate(o)?;
+    save(&samples, &out)?;
+    Ok(samples)
+}
+
+fn generate(o: &Options) -> Result<Vec<gen::Sample>, String> {
+    let start = Instant::now();
+    let samples = gen::generate(&o.gen, &bar(u64::from(o.gen.games), "games"));
+    println!(
+        "generated {} positions from {} games in {:.0} s ({:?})",
+        samples.len(),
+        o.gen.games,
+        start.elapsed().as_secs_f64(),
+        o.gen
+    );
+    Ok(samples)
+}
+
+fn save(samples: &[gen::Sample], path: &PathBuf) -> Result<(), String> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let mut f = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    gen::write(samples, &mut f).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn load(paths: &[PathBuf]) -> Result<Vec<gen::Sample>, String> {
+    let mut all = Vec::new();
+    for (n, path) in paths.iter().enumerate() {
+        let mut f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let samples = gen::read(&mut f).map_err(|e| format!("{}: {e}", path.display()))?;
+        // Keep games of different files apart for the holdout split.
+        all.extend(samples.into_iter().map(|mut s| {
+            s.game = s.game.wrapping_add(n as u32 * 1_000_003);
+            s
+        }));
+    }
+    Ok(all)
+}
+
+fn run_fit(o: &Options) -> Result<(), String> {
+    if o.data.is_empty() {
+        return Err("fit: --data FILE is required".into());
+    }
+    let samples = load(&o.data)?;
+    let files: Vec<String> = o.data.iter().map(|p| p.display().to_string()).collect();
+    let how = format!(
+        "data: {} positions from {}",
+        samples.len(),
+        files.join(", ")
+    );
+    fit_and_write(o, &samples, &how)
+}
+
+fn run_all(o: &Options) -> Result<(), String> {
+    let start = Instant::now();
+    // Chunks of CHUNK_GAMES games, seeds seed, seed + 1, ...: a longer run
+    // extends a shorter one, and each chunk is saved as soon as it is done.
+    let chunks = o.gen.games.div_ceil(CHUNK_GAMES).max(1);
+    let mut files = Vec::new();
+    for c in 0..chunks {
+        let mut chunk = o.clone();
+        chunk.gen.seed = o.gen.seed + u64::from(c);
+        chunk.gen.games = CHUNK_GAMES.min(o.gen.games - c * CHUNK_GAMES);
+        let path = PathBuf::from(format!("{DATA_DIR}/chunk-seed{}.bin", chunk.gen.seed));
+        save(&generate(&chunk)?, &path)?;
+        files.push(path);
+    }
+    let samples = load(&files)?;
+    let g = &o.gen;
+    let how = format!(
+        "data: {} positions from {} self-play games (seeds {}..={}, up to {} games per seed; {}..{} random \
+         opening plies, then depth-{} {:?} alpha-beta with {}% random moves; exact solver from \
+         {} empties)",
+        samples.len(),
+        g.games,
+        g.seed,
+        g.seed + u64::from(chunks) - 1,
+        CHUNK_GAMES,
+        g.random_plies.0,
+        g.random_plies.1,
+        g.depth,
+        g.eval,
+        g.epsilon * 100.0,
+        g.exact_empties
+    );
+    fit_and_write(o, &samples, &how)?;
+    println!("pipeline took {:.0} s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn fit_and_write(o: &Options, samples: &[gen::Sample], how: &str) -> Result<(), String> {
+    let start = Instant::now();
+    let (mut model, mut report) =
+        fit::fit(samples, &o.fit, &bar(u64::from(o.fit.epochs), "epochs"));
+    for round in 0..if o.bootstrap > 0 { o.rounds } else { 0 } {
+        println!(
+            "fit {}: validation MAE {:.3}",
+            round + 1,
+            report.history[report.best_epoch - 1].1
+        );
+        let relabelled = fit::bootstrap(samples, &model, o.bootstrap, o.fit.holdout_every);
+        (model, report) = fit::fit(&relabelled, &o.fit, &bar(u64::from(o.fit.epochs), "epochs"));
+    }
+    let quantized = encode::quantize(&model, o.step);
+    let source = encode::rust_source(&model.anchors, o.step, &quantized, "");
+    // Check the packing and measure the error of the exact runtime tables.
+    let (data, bits) = encode::encode_counting(&quantized);
+    if pattern::decode_anchors(&data, quantized.len()) != quantized {
+        return Err("internal error: decoding does not give back the weights".into());
+    }
+    let tables = Tables::interpolate(&quantized, &model.anchors, o.step);
+    let (_, valid) = fit::split(samples, o.fit.holdout_every);
+    let runtime_mae = valid
+        .iter()
+        .map(|s| {
+            let v = tables.evaluate(&s.board) as f64 / othello::eval::SCALE as f64;
+            (v - f64::from(s.label)).abs()
+        })
+        .sum::<f64>()
+        / valid.len().max(1) as f64;
+    let (train_mae, valid_mae) = report.history[report.best_epoch - 1];
+    let summary = format!(
+        "{how}\n\nfit: {} training / {} validation positions (one game in {} held out), \
+         {} epochs of SGD (kept epoch {}){}, weights seen fewer than {} times pruned, \
+         anchors at empties {:?}, step {} units.\n\
+         MAE in discs: training {train_mae:.3}, validation {valid_mae:.3}, \
+         validation with the quantized tables {runtime_mae:.3}.",
+        report.sizes.0,
+        report.sizes.1,
+        o.fit.holdout_every,
+        o.fit.epochs,
+        report.best_epoch,
+        if o.bootstrap > 0 {
+            format!(
+                ", then {} time(s) refitted to the previous fit's estimate {} positions \
+                 later (bootstrap; exact labels kept)",
+                o.rounds, o.bootstrap
+            )
+        } else {
+            String::new()
+        },
+        o.fit.min_count,
+        model.anchors,
+        o.step
+    );
+    let summary = wrap(&summary, 96);
+    let source = if summary.is_empty() {
+        source
+    } else {
+        encode::rust_source(&model.anchors, o.step, &quantized, &summary)
+    };
+    for (e, (t, v)) in report.history.iter().enumerate() {
+        println!(
+            "epoch {:>2}: training MAE {t:.3}, validation MAE {v:.3}",
+            e + 1
+        );
+    }
+    for (b, (e, n)) in report.by_empties.iter().enumerate() {
+        println!(
+            "empties {:>2}-{:>2}: validation MAE {e:.3} ({n} positions)",
+            b * 10,
+            b * 10 + 9
+        );
+    }
+    let shares: Vec<String> = pattern::PATTERNS
+        .iter()
+        .zip(bits.iter())
+        .map(|(p, &b)| format!("{} {}", p.name, b.div_ceil(15)))
+        .collect();
+    println!("characters per pattern: {}", shares.join(", "));
+    println!("{summary}");
+    println!(
+        "packed: {} characters of data, {} characters in the file; fit took {:.0} s",
+        data.chars().count(),
+        source.chars().count(),
+        start.elapsed().as_secs_f64()
+    );
+    let out = o.out.clone().unwrap_or_else(|| PathBuf::from(WEIGHTS_PATH));
+    std::fs::write(&out, source).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(())
+}
+
+/// Wraps `text` at word boundaries to lines of at most `width` characters.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    for para in text.split('\n') {
+        let mut line = String::new();
+        for word in para.split_whitespace() {
+            if !line.is_empty() && line.len() + 1 + word.len() > width {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+fn run_match(o: &Options) {
+    let cfg = &o.arena;
+    let start = Instant::now();
+    let r = arena::run(cfg, &bar(u64::from(cfg.pairs) * 2, "games"));
+    let rules = match cfg.depth {
+        Some(d) => format!("depth {d}"),
+        None => format!("{} ms per move", cfg.time_ms),
+    };
+    println!(
+        "{:?} vs {:?}, alphabeta, {rules}, {} games from {}-ply random openings (seed {}), colours swapped:",
+        cfg.evals[0], cfg.evals[1], r.games(), cfg.opening_plies, cfg.seed
+    );
+    println!(
+        "  wins {} draws {} losses {}: score {:.1}%, mean disc difference {:+.2}; {:.0} s",
+        r.wdl[0],
+        r.wdl[1],
+        r.wdl[2],
+        100.0 * r.score(),
+        r.discs as f64 / f64::from(r.games().max(1)),
+        start.elapsed().as_secs_f64()
+    );
+}
