@@ -3,9 +3,12 @@
 
 use crate::eval::EvalKind;
 use crate::game::Game;
-use crate::search::{mcts, nmc, DEFAULT_STRATEGY, STRATEGY_NAMES};
+use crate::search::{
+    DEFAULT_STRATEGY, MCTS_DEFAULT_C, NMC_DEFAULT_LEVEL, NMC_MAX_LEVEL, STRATEGY_NAMES,
+};
 
 /// The usage text printed by `--help` and after an argument error.
+#[cfg(not(cargo_equip))]
 pub const USAGE: &str = "\
 usage:
   othello [OPTIONS]          play on CodinGame's protocol (stdin/stdout)
@@ -24,7 +27,7 @@ usage:
 options of the bot:
   --strategy NAME   alphabeta (default), minimax, greedy, random, pmc, mcts, nmc
   --depth N         search to a fixed depth N (alphabeta, minimax)
-  --time-ms N       hard budget per move in ms (default 120; first move 1000)
+  --time-ms N       hard budget per move in ms (default 100; first move 1000)
   --nodes N         stop after N nodes (reproducible runs)
   --eval NAME       pattern (default, trained), classic, disc, disc-noise (seed 004)
   --seed N          seed of every random choice (default: $OTHELLO_SEED, else 0)
@@ -32,6 +35,17 @@ options of the bot:
   --playout-depth D pmc, mcts, nmc: stop playouts after D plies, judge by discs
   --c X             mcts: UCB1 exploration constant (default 0.35)
   --level L         nmc: nesting level 1..3 (default 2)
+";
+
+/// The usage text of the CodinGame submission, which has the bot and the
+/// speed tools only (docs/bundle.md).
+#[cfg(cargo_equip)]
+pub const USAGE: &str = "\
+usage:
+  othello [OPTIONS]          play on CodinGame's protocol (stdin/stdout)
+  othello perft DEPTH        count leaves from the start position
+  othello bench [--depth N]  fixed-depth search of fixed positions: nodes, time, nps
+options: --depth N, --time-ms N, --nodes N, --eval NAME, --seed N (see the crate's --help)
 ";
 
 /// What the binary was asked to do.
@@ -111,8 +125,8 @@ impl Default for BotOptions {
             seed: None,
             playouts: None,
             playout_depth: None,
-            c: mcts::DEFAULT_C,
-            level: nmc::DEFAULT_LEVEL,
+            c: MCTS_DEFAULT_C,
+            level: NMC_DEFAULT_LEVEL,
         }
     }
 }
@@ -151,6 +165,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             }
             return Ok(Command::Bench(depth));
         }
+        #[cfg(not(cargo_equip))]
         Some("solve") => {
             it.next();
             let file = it.next().ok_or("solve needs an OBF file")?.clone();
@@ -168,6 +183,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             }
             return Ok(Command::Solve(options));
         }
+        #[cfg(not(cargo_equip))]
         Some("playouts") => {
             it.next();
             return parse_playouts(it).map(Command::Playouts);
@@ -203,10 +219,13 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 options.time_ms = Some(t);
             }
             "--nodes" => options.nodes = Some(number("--nodes", it.next())?),
+            #[cfg(not(cargo_equip))]
             "--playouts" => options.playouts = Some(positive("--playouts", it.next())?),
+            #[cfg(not(cargo_equip))]
             "--playout-depth" => {
                 options.playout_depth = Some(positive("--playout-depth", it.next())?);
             }
+            #[cfg(not(cargo_equip))]
             "--c" => {
                 let value = it.next().ok_or("--c needs a value")?;
                 options.c = value
@@ -215,12 +234,13 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     .filter(|c: &f64| c.is_finite() && *c >= 0.0)
                     .ok_or_else(|| format!("--c: expected a number >= 0, found {value:?}"))?;
             }
+            #[cfg(not(cargo_equip))]
             "--level" => {
                 let level: u32 = number("--level", it.next())?;
-                if !(1..=nmc::MAX_LEVEL).contains(&level) {
+                if !(1..=NMC_MAX_LEVEL).contains(&level) {
                     return Err(format!(
                         "--level: must be 1..{}, found {level}",
-                        nmc::MAX_LEVEL
+                        NMC_MAX_LEVEL
                     ));
                 }
                 options.level = level;
@@ -242,6 +262,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
 }
 
 /// A number of at least 1.
+#[cfg(not(cargo_equip))]
 fn positive<T: core::str::FromStr + PartialEq + From<u8>>(
     flag: &str,
     value: Option<&String>,
@@ -253,6 +274,7 @@ fn positive<T: core::str::FromStr + PartialEq + From<u8>>(
     Ok(n)
 }
 
+#[cfg(not(cargo_equip))]
 fn parse_playouts<'a>(mut it: impl Iterator<Item = &'a String>) -> Result<PlayoutsOptions, String> {
     let mut options = PlayoutsOptions {
         game: Game::new(),

@@ -21,8 +21,11 @@ pub mod dispatch;
 pub mod eval;
 pub mod game;
 pub mod kernels;
+// Offline tools, not part of the CodinGame submission (docs/bundle.md).
+#[cfg(not(cargo_equip))]
 pub mod obf;
 pub mod perft;
+#[cfg(not(cargo_equip))]
 pub mod playouts;
 pub mod protocol;
 // The slow test oracle is not part of the submission.
@@ -31,8 +34,10 @@ pub mod reference;
 pub mod rng;
 pub mod search;
 pub mod square;
+#[cfg(not(cargo_equip))]
 pub mod suite;
 pub mod time;
+pub mod tools;
 
 pub use bitboard::Bitboard;
 pub use board::{Board, Move};

@@ -5,6 +5,7 @@ use othello::cli::{self, BotOptions, Command, PlayoutsOptions};
 use othello::protocol::{self, Lines};
 use othello::search::{self, Limits};
 use othello::time::{Deadline, DEFAULT_TURN_BUDGET_MS, FIRST_TURN_BUDGET_MS};
+use othello::tools;
 use othello::{perft, Bitboard, Board};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
@@ -29,10 +30,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(Command::Solve(options)) => run_solve(&options),
-        Ok(Command::Playouts(options)) => {
-            run_playouts(&options);
-            ExitCode::SUCCESS
-        }
+        Ok(Command::Playouts(options)) => run_playouts(&options),
         Ok(Command::Bot(options)) => run_bot(&options),
         Err(message) => {
             eprintln!("othello: {message}");
@@ -74,50 +72,27 @@ fn run_solve(options: &cli::SolveOptions) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let mut solver = othello::search::endgame::Solver::with_table_bits(
-        Deadline::unlimited(),
-        othello::search::endgame::SOLVE_TABLE_BITS,
-    );
-    let summary =
-        othello::suite::run(
-            &text,
-            options.wld,
-            options.time_ms,
-            &mut solver,
-            |out| match out {
-                // A closed pipe (`| head`) is not worth a panic.
-                othello::suite::Output::Line(line) => {
-                    let _ = writeln!(io::stdout(), "{line}");
-                }
-                othello::suite::Output::Error(e) => eprintln!("othello: {}: {e}", options.file),
-            },
-        );
-    if summary.malformed > 0 {
-        ExitCode::from(EXIT_USAGE)
-    } else if summary.wrong > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    let file = &options.file;
+    ExitCode::from(tools::solve(options, &text, &mut |out| {
+        print_tool_output(out, file)
+    }))
 }
 
 /// `othello playouts`: the per-move table, or the speed measurement.
-fn run_playouts(options: &PlayoutsOptions) {
-    use othello::playouts::{self as po, DEFAULT_GAMES, DEFAULT_SPEED_GAMES};
-    use othello::search::playout::Playouts;
-    let board = options.game.board();
-    if options.speed {
-        let games = options.games.unwrap_or(DEFAULT_SPEED_GAMES);
-        println!("random playouts, one thread");
-        for runner in [Playouts::portable(), Playouts::new()] {
-            for interleaved in [false, true] {
-                println!("{}", po::speed(&board, games, runner, interleaved));
-            }
+fn run_playouts(options: &PlayoutsOptions) -> ExitCode {
+    ExitCode::from(tools::playouts(options, &mut |out| {
+        print_tool_output(out, "playouts")
+    }))
+}
+
+/// Prints one line of a tool's report; errors name `context`.
+fn print_tool_output(out: tools::Output, context: &str) {
+    match out {
+        // A closed pipe (`| head`) is not worth a panic.
+        tools::Output::Line(line) => {
+            let _ = writeln!(io::stdout(), "{line}");
         }
-    } else {
-        let games = options.games.unwrap_or(DEFAULT_GAMES);
-        let stats = po::move_table(&board, games, options.seed);
-        print!("{}", po::format_table(&options.game, &stats));
+        tools::Output::Error(e) => eprintln!("othello: {context}: {e}"),
     }
 }
 

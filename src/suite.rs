@@ -15,14 +15,7 @@ use crate::search::endgame::Solver;
 use crate::time::Deadline;
 use std::time::{Duration, Instant};
 
-/// One line of the report.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Output {
-    /// A result line (for standard output).
-    Line(String),
-    /// An error about a malformed line (for standard error).
-    Error(String),
-}
+pub use crate::tools::Output;
 
 /// Counts over the whole suite.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

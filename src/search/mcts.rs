@@ -25,12 +25,7 @@ use crate::board::Board;
 use crate::rng::Rng;
 use crate::square::Square;
 
-/// The exploration constant when `--c` is not given. UCB1's theoretical
-/// value for rewards in 0..1 is sqrt(2) (Auer et al. 2002); measured here
-/// with 2000 playouts per move, 100 paired games each (docs/experiments.md),
-/// 0.35 scored 71.5 % against 1.414, 59 % against 0.5 and 55 % against
-/// 0.2; 0.7 scored 61 % against 1.414.
-pub const DEFAULT_C: f64 = 0.35;
+pub use super::MCTS_DEFAULT_C as DEFAULT_C;
 /// A leaf is expanded once it has had this many visits.
 pub const EXPAND_VISITS: u32 = 1;
 /// The tree's size limit in nodes (40 bytes each: 80 MB; with the spare

@@ -34,11 +34,7 @@ use crate::board::Board;
 use crate::rng::Rng;
 use crate::square::Square;
 
-/// The level when `--level` is not given.
-pub const DEFAULT_LEVEL: u32 = 2;
-/// The highest level accepted: a level-3 root evaluation costs about
-/// 60 × 10 × 600 playouts, far over a 150 ms turn.
-pub const MAX_LEVEL: u32 = 3;
+pub use super::{NMC_DEFAULT_LEVEL as DEFAULT_LEVEL, NMC_MAX_LEVEL as MAX_LEVEL};
 
 /// Whether a level-n playout plays the first tried move whose level-(n-1)
 /// playout wins (the paper's "cut on win"). Measured (level 2 against
