@@ -17,7 +17,8 @@ use std::time::Instant;
 
 /// At most this many empties, the bot solves exactly instead of estimating
 /// (measured in docs/endgame.md: the slowest solve at this count fits
-/// the solve's share of the 120 ms budget).
+/// the solve's share of a 120 ms budget; the default budget is now 100 ms,
+/// where the rare slowest solves give way to the midgame search).
 pub const EXACT_EMPTIES: u32 = 17;
 /// At most this many empties (and more than [`EXACT_EMPTIES`]), the bot
 /// first tries a win/draw/loss solve (measured in docs/endgame.md).
