@@ -89,6 +89,13 @@ fn main() {
                 ..all
             },
         ),
+        (
+            "no evaluation in the ordering",
+            Techniques {
+                eval_order: false,
+                ..all
+            },
+        ),
     ];
     let mut solver = Solver::with_table_bits(Deadline::unlimited(), SOLVE_TABLE_BITS);
     for (name, techniques) in variants {

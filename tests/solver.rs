@@ -165,6 +165,10 @@ fn every_technique_can_be_turned_off_without_changing_scores() {
             stability: false,
             ..all
         },
+        Techniques {
+            eval_order: false,
+            ..all
+        },
     ];
     let list = positions(FFORUM_1_19);
     for t in variants {
@@ -174,6 +178,25 @@ fn every_technique_can_be_turned_off_without_changing_scores() {
             let (_, score) = solver.solve_board(&p.board, false).unwrap();
             assert_eq!(Some(score), p.best_score(), "{t:?}");
         }
+    }
+}
+
+/// The run-time dispatched code (compiled for popcnt/bmi2/avx2) and the
+/// portable code are the same search: same move, score and node count.
+#[test]
+fn fast_and_portable_solvers_search_the_same_tree() {
+    use othello::dispatch::Isa;
+    for p in positions(FFORUM_1_19).iter().take(6) {
+        let mut found = Vec::new();
+        for isa in [Isa::PORTABLE, Isa::detect()] {
+            let mut solver = solver();
+            solver.set_isa(isa);
+            for wld in [false, true] {
+                let s = solver.solve(&p.board, p.board.moves(), wld).unwrap();
+                found.push((s.best, s.score, s.nodes));
+            }
+        }
+        assert_eq!(found[..2], found[2..], "{}", p.board);
     }
 }
 

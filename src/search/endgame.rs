@@ -19,6 +19,7 @@
 use super::stability::stable_discs;
 use crate::bitboard::Bitboard;
 use crate::board::{Board, Move};
+use crate::dispatch::{fast_fn, Isa};
 use crate::kernels;
 use crate::square::Square;
 use crate::time::{Deadline, NODES_PER_CLOCK_CHECK};
@@ -44,6 +45,16 @@ const CORNER_REPLY_WEIGHT: i32 = 32;
 /// Weight of one empty square next to the mover's discs (the opponent's
 /// potential mobility) in the fastest-first key.
 const POTENTIAL_WEIGHT: i32 = 8;
+/// From this many empties up, the fastest-first key also counts the
+/// pattern evaluation of the position after the move. Measured (nodes of
+/// fforum-20-39 and FFO #45-#47, weight 3): from 10 empties 212 M on
+/// 20-39, from 12 225 M, from 14 and 16 fewer positions gained; see
+/// docs/endgame.md.
+pub const EVAL_ORDER_EMPTIES: u32 = 12;
+/// Key units per disc of that evaluation (a reply is [`MOBILITY_WEIGHT`]).
+/// Measured from 12 empties on fforum-20-39: weight 2 gave 269 M nodes,
+/// 3 225 M, 4 260 M (none: 572 M); 8 and 32 did worse on FFO #45-#47.
+pub const EVAL_ORDER_WEIGHT: i32 = 3;
 /// Bonus (subtracted from the key) for a move into an odd quadrant.
 const PARITY_BONUS: i32 = 4;
 /// The stability cutoff is tried only when `alpha >= 2 * empties +
@@ -89,7 +100,7 @@ const fn parity_masks() -> [u64; 16] {
 
 /// The parity bits of a set of empties: bit q set when quadrant q holds an
 /// odd number of them.
-#[inline]
+#[inline(always)]
 fn parity_of(empties: u64) -> u32 {
     let mut parity = 0;
     for (q, mask) in QUADRANTS.iter().enumerate() {
@@ -125,7 +136,7 @@ const fn neighbours() -> [u64; 64] {
 
 /// The final score of a finished game for `p`: disc difference with the
 /// empties given to the winner.
-#[inline]
+#[inline(always)]
 fn final_score(p: u64, o: u64) -> i32 {
     let np = p.count_ones() as i32;
     let no = o.count_ones() as i32;
@@ -155,6 +166,9 @@ pub struct Techniques {
     pub table: bool,
     /// Stability cutoffs.
     pub stability: bool,
+    /// The pattern evaluation in the fastest-first key from
+    /// [`EVAL_ORDER_EMPTIES`] up.
+    pub eval_order: bool,
 }
 
 impl Default for Techniques {
@@ -166,6 +180,7 @@ impl Default for Techniques {
             shallow: true,
             table: true,
             stability: true,
+            eval_order: true,
         }
     }
 }
@@ -313,6 +328,8 @@ pub struct Solver {
     date: u8,
     table: Table,
     techniques: Techniques,
+    /// The instruction set of the search (detected at creation).
+    isa: Isa,
 }
 
 impl Solver {
@@ -332,7 +349,14 @@ impl Solver {
             date: 0,
             table: Table::new(bits.max(1)),
             techniques: Techniques::default(),
+            isa: Isa::detect(),
         }
+    }
+
+    /// Runs the next solves with `isa` (tests compare the portable and the
+    /// fast code; a fast `Isa` comes only from [`Isa::detect`]).
+    pub fn set_isa(&mut self, isa: Isa) {
+        self.isa = isa;
     }
 
     /// Changes the deadline of the next solves.
@@ -368,7 +392,11 @@ impl Solver {
         let (alpha, beta) = if wld { (-1, 1) } else { (-INF, INF) };
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, moves.0, n, &mut list);
-        let (score, best) = self.search_list(p, o, alpha, beta, n, &list[..count]);
+        let (score, best) = if self.isa.is_fast() {
+            self.search_list::<true>(p, o, alpha, beta, n, &list[..count])
+        } else {
+            self.search_list::<false>(p, o, alpha, beta, n, &list[..count])
+        };
         if self.aborted || best >= 64 {
             return None;
         }
@@ -382,8 +410,9 @@ impl Solver {
     /// Negascout over the moves of `list`, in order: the best score
     /// (fail-soft) and its move (64 if `list` is empty). The first move gets
     /// the full window, the others a null window, widened again when one
-    /// beats `alpha`.
-    fn search_list(
+    /// beats `alpha`. `FAST` only when `self.isa` is fast.
+    #[inline(always)]
+    fn search_list<const FAST: bool>(
         &mut self,
         p: u64,
         o: u64,
@@ -397,11 +426,11 @@ impl Solver {
         for (i, &c) in list.iter().enumerate() {
             let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
             let score = if i == 0 || !self.techniques.negascout {
-                -self.search(np, no, -beta, -alpha, n - 1)
+                -self.search::<FAST>(np, no, -beta, -alpha, n - 1)
             } else {
-                let s = -self.search(np, no, -alpha - 1, -alpha, n - 1);
+                let s = -self.search::<FAST>(np, no, -alpha - 1, -alpha, n - 1);
                 if s > alpha && s < beta {
-                    -self.search(np, no, -beta, -s, n - 1)
+                    -self.search::<FAST>(np, no, -beta, -s, n - 1)
                 } else {
                     s
                 }
@@ -449,8 +478,8 @@ impl Solver {
     }
 
     /// Dispatches on the number of empties `n`.
-    #[inline]
-    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+    #[inline(always)]
+    fn search<const FAST: bool>(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         if n <= PARITY_EMPTIES && self.techniques.shallow {
             let empties = !(p | o);
             if n == 1 {
@@ -460,14 +489,104 @@ impl Solver {
             if n == 2 {
                 return self.last2(p, o, beta, empties);
             }
-            self.shallow(p, o, alpha, beta, empties, parity_of(empties), n)
+            self.shallow_child::<FAST>(p, o, alpha, beta, empties, parity_of(empties), n)
         } else {
-            self.deep(p, o, alpha, beta, n)
+            self.deep_child::<FAST>(p, o, alpha, beta, n)
+        }
+    }
+
+    /// [`Solver::deep`] in the caller's instruction set.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn deep_child<const FAST: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: `FAST` is true only below `solve`'s branch on
+            // `self.isa.is_fast()`, so the CPU has every feature `deep_fast`
+            // enables. Gain: see docs/endgame.md (dispatch).
+            return unsafe { self.deep_fast(p, o, alpha, beta, n) };
+        }
+        self.deep_portable(p, o, alpha, beta, n)
+    }
+
+    fn deep_portable(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        self.deep::<false>(p, o, alpha, beta, n)
+    }
+
+    fast_fn! {
+        fn deep_fast(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+            self.deep::<true>(p, o, alpha, beta, n)
+        }
+    }
+
+    /// [`Solver::shallow`] in the caller's instruction set.
+    #[inline(always)]
+    #[allow(unsafe_code, clippy::too_many_arguments)]
+    fn shallow_child<const FAST: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        empties: u64,
+        parity: u32,
+        n: u32,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: as in `deep_child`.
+            return unsafe { self.shallow_fast(p, o, alpha, beta, empties, parity, n) };
+        }
+        self.shallow_portable(p, o, alpha, beta, empties, parity, n)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn shallow_portable(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        empties: u64,
+        parity: u32,
+        n: u32,
+    ) -> i32 {
+        self.shallow::<false>(p, o, alpha, beta, empties, parity, n)
+    }
+
+    fast_fn! {
+        #[allow(clippy::too_many_arguments)]
+        fn shallow_fast(
+            &mut self,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            empties: u64,
+            parity: u32,
+            n: u32,
+        ) -> i32 {
+            self.shallow::<true>(p, o, alpha, beta, empties, parity, n)
         }
     }
 
     /// Negascout with move sorting, table and stability cutoffs.
-    fn deep(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
+    #[inline(always)]
+    fn deep<const FAST: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        n: u32,
+    ) -> i32 {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + NODES_PER_CLOCK_CHECK;
@@ -509,7 +628,7 @@ impl Solver {
             if kernels::moves(o, p) == 0 {
                 return final_score(p, o);
             }
-            return -self.deep(o, p, -beta, -alpha, n);
+            return -self.deep_child::<FAST>(o, p, -beta, -alpha, n);
         }
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, moves, n, &mut list);
@@ -530,7 +649,7 @@ impl Solver {
                 list[..=i].rotate_right(1);
             }
         }
-        let (best, best_move) = self.search_list(p, o, alpha, beta, n, &list[..count]);
+        let (best, best_move) = self.search_list::<FAST>(p, o, alpha, beta, n, &list[..count]);
         if self.aborted {
             return 0;
         }
@@ -548,6 +667,7 @@ impl Solver {
     }
 
     /// Fills `list` with `moves` in search order and returns their count.
+    #[inline(always)]
     fn order(&self, p: u64, o: u64, moves: u64, n: u32, list: &mut [Candidate]) -> usize {
         let parity = if self.techniques.parity {
             PARITY_MASK[parity_of(!(p | o)) as usize]
@@ -566,10 +686,18 @@ impl Solver {
                 let corners = (replies & Bitboard::CORNERS.0).count_ones() as i32;
                 let mine = p ^ flips ^ bit;
                 let potential = (spread(mine) & !(mine | o ^ flips)).count_ones() as i32;
-                replies.count_ones() as i32 * MOBILITY_WEIGHT
+                let base = replies.count_ones() as i32 * MOBILITY_WEIGHT
                     + corners * CORNER_REPLY_WEIGHT
                     + potential * POTENTIAL_WEIGHT
-                    - PARITY_BONUS * i32::from(parity & bit != 0)
+                    - PARITY_BONUS * i32::from(parity & bit != 0);
+                if self.techniques.eval_order && n >= EVAL_ORDER_EMPTIES {
+                    // The opponent's view of the child: lower is better.
+                    let child = Board::new(o ^ flips, p ^ flips ^ bit);
+                    base + crate::eval::pattern::evaluate(&child) * EVAL_ORDER_WEIGHT
+                        / crate::eval::SCALE
+                } else {
+                    base
+                }
             } else {
                 0
             };
@@ -587,7 +715,7 @@ impl Solver {
     /// Two empties: both moves tried in turn, no move list, no parity.
     /// Only `beta` matters: the first move's score is exact and the second
     /// is tried unless the first reached `beta`.
-    #[inline]
+    #[inline(always)]
     fn last2(&mut self, p: u64, o: u64, beta: i32, empties: u64) -> i32 {
         self.nodes += 1;
         let x1 = empties.trailing_zeros() as usize;
@@ -632,8 +760,9 @@ impl Solver {
     }
 
     /// Alpha-beta over the empty squares, odd quadrants first.
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn shallow(
+    fn shallow<const FAST: bool>(
         &mut self,
         p: u64,
         o: u64,
@@ -676,7 +805,7 @@ impl Solver {
                 } else if n == 3 {
                     -self.last2(np, no, -alpha, empties ^ bit)
                 } else {
-                    -self.shallow(
+                    -self.shallow_child::<FAST>(
                         np,
                         no,
                         -beta,
@@ -702,14 +831,14 @@ impl Solver {
             if kernels::moves(o, p) == 0 {
                 return final_score(p, o);
             }
-            return -self.shallow(o, p, -beta, -alpha, empties, parity, n);
+            return -self.shallow_child::<FAST>(o, p, -beta, -alpha, empties, parity, n);
         }
         best
     }
 }
 
 /// The squares next to `b`'s discs (in any of the 8 directions).
-#[inline]
+#[inline(always)]
 fn spread(b: u64) -> u64 {
     let h = ((b >> 1) & 0x7f7f_7f7f_7f7f_7f7f) | ((b << 1) & 0xfefe_fefe_fefe_fefe);
     let row = b | h;
@@ -718,7 +847,7 @@ fn spread(b: u64) -> u64 {
 
 /// The exact score of a position whose one empty square is `sq`, `p` to
 /// move: the flips are counted on the last square, nothing is played.
-#[inline]
+#[inline(always)]
 fn last1(p: u64, o: u64, sq: usize) -> i32 {
     let np = p.count_ones() as i32;
     // p has np discs and o has 63 - np.
