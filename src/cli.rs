@@ -2,6 +2,7 @@
 //! tests can check every error.
 
 use crate::eval::EvalKind;
+#[cfg(not(cargo_equip))]
 use crate::game::Game;
 use crate::search::{
     DEFAULT_STRATEGY, MCTS_DEFAULT_C, NMC_DEFAULT_LEVEL, NMC_MAX_LEVEL, STRATEGY_NAMES,
@@ -101,6 +102,7 @@ pub struct BotOptions {
     pub level: u32,
 }
 
+#[cfg(not(cargo_equip))]
 /// `othello playouts`: the position and how many games.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayoutsOptions {
@@ -113,6 +115,11 @@ pub struct PlayoutsOptions {
     /// `--speed`: measure playouts per second instead.
     pub speed: bool,
 }
+
+/// The submission has no `playouts` tool: its options are empty.
+#[cfg(cargo_equip)]
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayoutsOptions {}
 
 impl Default for BotOptions {
     fn default() -> BotOptions {

@@ -53,6 +53,7 @@ impl fmt::Display for Color {
     }
 }
 
+#[cfg(not(cargo_equip))]
 /// A game in progress: the position, the side to move and the history.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
@@ -61,12 +62,14 @@ pub struct Game {
     history: Vec<Move>,
 }
 
+#[cfg(not(cargo_equip))]
 impl Default for Game {
     fn default() -> Game {
         Game::new()
     }
 }
 
+#[cfg(not(cargo_equip))]
 impl Game {
     /// The start position, black to move.
     pub fn new() -> Game {
@@ -199,18 +202,22 @@ impl Game {
     }
 }
 
+#[cfg(not(cargo_equip))]
 /// A move that is not legal in the position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IllegalMove(pub Square);
 
+#[cfg(not(cargo_equip))]
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} is not a legal move", self.0)
     }
 }
 
+#[cfg(not(cargo_equip))]
 impl std::error::Error for IllegalMove {}
 
+#[cfg(not(cargo_equip))]
 /// A transcript that cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TranscriptError {
@@ -220,12 +227,14 @@ pub struct TranscriptError {
     pub reason: String,
 }
 
+#[cfg(not(cargo_equip))]
 impl fmt::Display for TranscriptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "move {}: {}", self.index, self.reason)
     }
 }
 
+#[cfg(not(cargo_equip))]
 impl std::error::Error for TranscriptError {}
 
 #[cfg(test)]

@@ -41,5 +41,7 @@ pub mod tools;
 
 pub use bitboard::Bitboard;
 pub use board::{Board, Move};
-pub use game::{Color, Game};
+pub use game::Color;
+#[cfg(not(cargo_equip))]
+pub use game::Game;
 pub use square::Square;

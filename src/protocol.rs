@@ -239,11 +239,13 @@ fn parse_opponent_moves(line: &str) -> Result<Vec<Move>, String> {
         .collect()
 }
 
+#[cfg(not(cargo_equip))]
 /// The initialisation text for player `color`.
 pub fn format_init(color: Color) -> String {
     format!("{}\n8\n", color.id())
 }
 
+#[cfg(not(cargo_equip))]
 /// One turn's text: the 8 rows (`0` black, `1` white), in EXPERT mode the
 /// opponent's moves since the player's last turn, then the actions.
 pub fn format_turn(
@@ -280,6 +282,7 @@ pub fn format_turn(
     text
 }
 
+#[cfg(not(cargo_equip))]
 /// A bot's answer line, read as CodinGame reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
@@ -292,6 +295,7 @@ pub struct Answer {
     pub expert: bool,
 }
 
+#[cfg(not(cargo_equip))]
 /// Parses `d3`, `d3 MSG text` or `EXPERT d3 ...`: split at `MSG`, strip
 /// whitespace, lower-case the move.
 ///
