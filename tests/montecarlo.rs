@@ -150,3 +150,36 @@ fn the_playouts_table_is_an_8x8_grid_with_a_cell_per_move() {
     assert!(row5[7].ends_with('%'), "{text}");
     assert!(lines[10].starts_with("best: "));
 }
+
+/// A position where both legal moves take the opponent's last disc, so
+/// every move ends the game: b1 and a2 each capture b2.
+fn every_move_ends_the_game() -> Board {
+    let bit = |name: &str| othello::Square::parse(name).unwrap().bit();
+    Board::new(bit("b3") | bit("c2"), bit("b2"))
+}
+
+#[test]
+fn each_strategy_answers_when_every_move_ends_the_game() {
+    let board = every_move_ends_the_game();
+    assert_eq!(board.moves().count(), 2);
+    for name in othello::search::STRATEGY_NAMES {
+        for playouts in [None, Some(500)] {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let owned = name.to_string();
+            std::thread::spawn(move || {
+                let mut s = strategy(&owned, 2, 1, playouts);
+                let limits = Limits {
+                    deadline: Deadline::from_now_ms(50),
+                    depth: None,
+                    nodes: None,
+                };
+                let _ = tx.send(s.choose(&board, board.moves(), &limits).best);
+            });
+            // A search that never spends its budget would never answer.
+            let best = rx
+                .recv_timeout(Duration::from_secs(10))
+                .unwrap_or_else(|_| panic!("{name} did not answer within 10 s"));
+            assert!(board.moves().contains(best), "{name} played {best}");
+        }
+    }
+}

@@ -91,6 +91,12 @@ impl Nmc {
             let mut moves = b.moves();
             if moves.is_empty() {
                 if b.pass().moves().is_empty() {
+                    // A finished game costs one playout, so that a root
+                    // whose every move ends the game still spends its
+                    // budget (it looped forever without: 5 timeouts in 200
+                    // round-robin games against random and greedy, which
+                    // nmc wiped out).
+                    budget.spend(1);
                     let s = b.final_score();
                     return Some(if swapped { -s } else { s });
                 }
