@@ -14,7 +14,9 @@ pub const USAGE: &str = "\
 usage:
   othello [OPTIONS]          play on CodinGame's protocol (stdin/stdout)
   othello perft DEPTH        count leaves from the start position
-  othello bench [--depth N]  fixed-depth search of fixed positions: nodes, time, nps
+  othello bench [--depth N] [--eval NAME]
+                             fixed-depth search of fixed positions: nodes, time, nps
+                             (the node signature is that of the default, classic)
   othello solve FILE.obf [--wld] [--time-ms T]
                              solve each position of an Edax OBF file exactly
                              (or win/loss/draw), T ms at most per position
@@ -56,8 +58,8 @@ pub enum Command {
     Bot(BotOptions),
     /// `perft DEPTH`.
     Perft(u32),
-    /// `bench [--depth N]`.
-    Bench(Option<u32>),
+    /// `bench [--depth N] [--eval NAME]` (the signature uses classic).
+    Bench(Option<u32>, EvalKind),
     /// `solve FILE [--wld] [--time-ms T]`.
     Solve(SolveOptions),
     /// `playouts ...`.
@@ -164,13 +166,15 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         Some("bench") => {
             it.next();
             let mut depth = None;
+            let mut eval = EvalKind::Classic;
             while let Some(arg) = it.next() {
                 match arg.as_str() {
                     "--depth" => depth = Some(number("--depth", it.next())?),
+                    "--eval" => eval = parse_eval(it.next())?,
                     _ => return Err(format!("bench: unknown argument {arg:?}")),
                 }
             }
-            return Ok(Command::Bench(depth));
+            return Ok(Command::Bench(depth, eval));
         }
         #[cfg(not(cargo_equip))]
         Some("solve") => {
@@ -253,19 +257,22 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 options.level = level;
             }
             "--seed" => options.seed = Some(number("--seed", it.next())?),
-            "--eval" => {
-                let name = it.next().ok_or("--eval needs a value")?;
-                options.eval = EvalKind::parse(name).ok_or_else(|| {
-                    format!(
-                        "--eval: unknown evaluation {name:?} (known: {})",
-                        EvalKind::NAMES.join(", ")
-                    )
-                })?;
-            }
+            "--eval" => options.eval = parse_eval(it.next())?,
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
     Ok(Command::Bot(options))
+}
+
+/// The value of `--eval`.
+fn parse_eval(value: Option<&String>) -> Result<EvalKind, String> {
+    let name = value.ok_or("--eval needs a value")?;
+    EvalKind::parse(name).ok_or_else(|| {
+        format!(
+            "--eval: unknown evaluation {name:?} (known: {})",
+            EvalKind::NAMES.join(", ")
+        )
+    })
 }
 
 /// A number of at least 1.
@@ -320,8 +327,14 @@ mod tests {
     fn parses_the_documented_forms() {
         assert_eq!(parse(&args("")), Ok(Command::Bot(BotOptions::default())));
         assert_eq!(parse(&args("perft 9")), Ok(Command::Perft(9)));
-        assert_eq!(parse(&args("bench")), Ok(Command::Bench(None)));
-        assert_eq!(parse(&args("bench --depth 6")), Ok(Command::Bench(Some(6))));
+        assert_eq!(
+            parse(&args("bench")),
+            Ok(Command::Bench(None, EvalKind::Classic))
+        );
+        assert_eq!(
+            parse(&args("bench --depth 6 --eval pattern")),
+            Ok(Command::Bench(Some(6), EvalKind::Pattern))
+        );
         assert_eq!(parse(&args("--help")), Ok(Command::Help));
         assert_eq!(
             parse(&args("solve f.obf --wld --time-ms 50")),
@@ -380,6 +393,7 @@ mod tests {
             "perft",
             "perft x",
             "bench --fast",
+            "bench --eval nope",
             "--time-ms 0",
             "solve",
             "solve f.obf --exact",

@@ -25,8 +25,8 @@ fn main() -> ExitCode {
             run_perft(depth);
             ExitCode::SUCCESS
         }
-        Ok(Command::Bench(depth)) => {
-            run_bench(depth.unwrap_or(othello::bench::DEFAULT_DEPTH));
+        Ok(Command::Bench(depth, eval)) => {
+            run_bench(depth.unwrap_or(othello::bench::DEFAULT_DEPTH), eval);
             ExitCode::SUCCESS
         }
         Ok(Command::Solve(options)) => run_solve(&options),
@@ -52,9 +52,12 @@ fn run_perft(depth: u32) {
     );
 }
 
-fn run_bench(depth: u32) {
-    let r = othello::bench::run(depth);
-    println!("positions {} depth {depth}", othello::bench::POSITIONS);
+fn run_bench(depth: u32, eval: othello::eval::EvalKind) {
+    let r = othello::bench::run_with(depth, eval);
+    println!(
+        "positions {} depth {depth} eval {eval:?}",
+        othello::bench::POSITIONS
+    );
     println!("nodes {}", r.nodes);
     println!("time {} ms", r.elapsed.as_millis());
     println!("nps {:.0}", r.nps());
