@@ -1,27 +1,16 @@
 //! The bot binary on CodinGame's protocol: good input, CRLF and stray spaces,
 //! action order, board/list disagreement, and each malformed input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::path::Path;
+use std::process::Output;
 
 const START_ROWS: &str =
     "........\n........\n........\n...10...\n...01...\n........\n........\n........\n";
 
 fn run(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_othello"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the bot");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    common::run_with_input(Path::new(env!("CARGO_BIN_EXE_othello")), args, input)
 }
 
 fn stdout(o: &Output) -> String {

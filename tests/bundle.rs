@@ -8,6 +8,8 @@
 //! The games are refereed here through the library's own protocol and rules
 //! (`format_turn`, `parse_answer`, `Game`).
 
+mod common;
+
 use othello::bench;
 use othello::dispatch::Isa;
 use othello::eval::{EvalKind, Evaluator};
@@ -123,7 +125,7 @@ fn bundle_fits_codingame_size_limit_and_names_no_machine_path() {
     );
 }
 
-/// Starts `binary args` with piped stdin and stdout.
+/// Starts `binary args` with piped stdin and stdout, for a conversation.
 fn spawn(binary: &Path, args: &[&str]) -> Child {
     Command::new(binary)
         .args(args)
@@ -136,14 +138,7 @@ fn spawn(binary: &Path, args: &[&str]) -> Child {
 
 /// Runs `binary args` with `input` on stdin and returns its stdout.
 fn run_with_input(binary: &Path, args: &[&str], input: &str) -> String {
-    let mut child = spawn(binary, args);
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = common::run_with_input(binary, args, input);
     assert!(output.status.success(), "{binary:?} {args:?} failed");
     String::from_utf8(output.stdout).unwrap()
 }
