@@ -58,11 +58,11 @@ impl BenchResult {
 
 /// Searches every bench position to `depth` with a fresh table.
 pub fn run(depth: u32) -> BenchResult {
-    run_with(depth, EvalKind::Classic)
+    run_with(depth, EvalKind::Classic, true)
 }
 
-/// [`run`] with the evaluation `eval`.
-pub fn run_with(depth: u32, eval: EvalKind) -> BenchResult {
+/// [`run`] with the evaluation `eval`, Multi-ProbCut on or off.
+pub fn run_with(depth: u32, eval: EvalKind, selective: bool) -> BenchResult {
     let mut nodes = 0;
     let start = Instant::now();
     for board in positions() {
@@ -71,6 +71,7 @@ pub fn run_with(depth: u32, eval: EvalKind) -> BenchResult {
         }
         let mut search = AlphaBeta::new(Evaluator::new(eval, 0));
         search.set_exact_empties(0);
+        search.set_selective(selective);
         let r = search.choose(&board, board.moves(), &Limits::depth(depth));
         nodes += r.nodes;
     }

@@ -14,9 +14,10 @@ pub const USAGE: &str = "\
 usage:
   othello [OPTIONS]          play on CodinGame's protocol (stdin/stdout)
   othello perft DEPTH        count leaves from the start position
-  othello bench [--depth N] [--eval NAME]
+  othello bench [--depth N] [--eval NAME] [--full-width]
                              fixed-depth search of fixed positions: nodes, time, nps
-                             (the node signature is that of the default, classic)
+                             (the node signature is that of the default: classic,
+                             Multi-ProbCut on; --full-width turns it off)
   othello solve FILE.obf [--wld] [--time-ms T]
                              solve each position of an Edax OBF file exactly
                              (or win/loss/draw), T ms at most per position
@@ -29,7 +30,8 @@ usage:
 
 options of the bot:
   --strategy NAME   alphabeta (default), minimax, greedy, random, pmc, mcts, nmc
-  --depth N         search to a fixed depth N (alphabeta, minimax)
+  --depth N         search to a fixed depth N (alphabeta, minimax), with no time
+                    limit unless --time-ms is also given
   --time-ms N       hard budget per move in ms (default 100; first move 1000)
   --nodes N         stop after N nodes (reproducible runs)
   --eval NAME       pattern (default, trained), classic, disc, disc-noise (seed 004)
@@ -51,6 +53,17 @@ usage:
 options: --depth N, --time-ms N, --nodes N, --eval NAME, --seed N (see the crate's --help)
 ";
 
+/// Options of `bench`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BenchOptions {
+    /// `--depth N` (default [`crate::bench::DEFAULT_DEPTH`]).
+    pub depth: Option<u32>,
+    /// `--eval NAME` (default classic, for a stable signature).
+    pub eval: EvalKind,
+    /// Multi-ProbCut on (the default) or off (`--full-width`).
+    pub selective: bool,
+}
+
 /// What the binary was asked to do.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -58,8 +71,9 @@ pub enum Command {
     Bot(BotOptions),
     /// `perft DEPTH`.
     Perft(u32),
-    /// `bench [--depth N] [--eval NAME]` (the signature uses classic).
-    Bench(Option<u32>, EvalKind),
+    /// `bench [--depth N] [--eval NAME] [--full-width]` (the signature
+    /// uses classic, selective).
+    Bench(BenchOptions),
     /// `solve FILE [--wld] [--time-ms T]`.
     Solve(SolveOptions),
     /// `playouts ...`.
@@ -165,16 +179,20 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         }
         Some("bench") => {
             it.next();
-            let mut depth = None;
-            let mut eval = EvalKind::Classic;
+            let mut options = BenchOptions {
+                depth: None,
+                eval: EvalKind::Classic,
+                selective: true,
+            };
             while let Some(arg) = it.next() {
                 match arg.as_str() {
-                    "--depth" => depth = Some(number("--depth", it.next())?),
-                    "--eval" => eval = parse_eval(it.next())?,
+                    "--depth" => options.depth = Some(number("--depth", it.next())?),
+                    "--eval" => options.eval = parse_eval(it.next())?,
+                    "--full-width" => options.selective = false,
                     _ => return Err(format!("bench: unknown argument {arg:?}")),
                 }
             }
-            return Ok(Command::Bench(depth, eval));
+            return Ok(Command::Bench(options));
         }
         #[cfg(not(cargo_equip))]
         Some("solve") => {
@@ -329,11 +347,19 @@ mod tests {
         assert_eq!(parse(&args("perft 9")), Ok(Command::Perft(9)));
         assert_eq!(
             parse(&args("bench")),
-            Ok(Command::Bench(None, EvalKind::Classic))
+            Ok(Command::Bench(BenchOptions {
+                depth: None,
+                eval: EvalKind::Classic,
+                selective: true
+            }))
         );
         assert_eq!(
-            parse(&args("bench --depth 6 --eval pattern")),
-            Ok(Command::Bench(Some(6), EvalKind::Pattern))
+            parse(&args("bench --depth 6 --eval pattern --full-width")),
+            Ok(Command::Bench(BenchOptions {
+                depth: Some(6),
+                eval: EvalKind::Pattern,
+                selective: false
+            }))
         );
         assert_eq!(parse(&args("--help")), Ok(Command::Help));
         assert_eq!(

@@ -25,8 +25,8 @@ fn main() -> ExitCode {
             run_perft(depth);
             ExitCode::SUCCESS
         }
-        Ok(Command::Bench(depth, eval)) => {
-            run_bench(depth.unwrap_or(othello::bench::DEFAULT_DEPTH), eval);
+        Ok(Command::Bench(options)) => {
+            run_bench(&options);
             ExitCode::SUCCESS
         }
         Ok(Command::Solve(options)) => run_solve(&options),
@@ -52,11 +52,14 @@ fn run_perft(depth: u32) {
     );
 }
 
-fn run_bench(depth: u32, eval: othello::eval::EvalKind) {
-    let r = othello::bench::run_with(depth, eval);
+fn run_bench(options: &cli::BenchOptions) {
+    let depth = options.depth.unwrap_or(othello::bench::DEFAULT_DEPTH);
+    let r = othello::bench::run_with(depth, options.eval, options.selective);
     println!(
-        "positions {} depth {depth} eval {eval:?}",
-        othello::bench::POSITIONS
+        "positions {} depth {depth} eval {:?}{}",
+        othello::bench::POSITIONS,
+        options.eval,
+        if options.selective { "" } else { " full-width" }
     );
     println!("nodes {}", r.nodes);
     println!("time {} ms", r.elapsed.as_millis());
@@ -151,8 +154,14 @@ fn run_bot(options: &BotOptions) -> ExitCode {
             DEFAULT_TURN_BUDGET_MS
         });
         first_turn = false;
+        // A fixed depth is searched in full unless a time is also given.
+        let deadline = if options.depth.is_some() && options.time_ms.is_none() {
+            Deadline::unlimited()
+        } else {
+            Deadline::new(start, Duration::from_millis(budget_ms))
+        };
         let limits = Limits {
-            deadline: Deadline::new(start, Duration::from_millis(budget_ms)),
+            deadline,
             depth: options.depth,
             nodes: options.nodes,
         };

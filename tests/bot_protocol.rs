@@ -44,6 +44,35 @@ fn plays_a_listed_move_and_exits_quietly_at_eof() {
     assert_eq!(stderr(&o), "");
 }
 
+/// `--depth N` alone is searched to depth N, however long it takes: the MSG
+/// reports that depth (a selective search's `s<N>`), past the 100 ms
+/// default; `--time-ms` with it bounds it again.
+#[test]
+fn a_fixed_depth_is_searched_in_full() {
+    // Second turn: only the first turn had 1000 ms.
+    let turn2 = "........\n........\n..13....\n...00...\n...01...\n........\n........\n........\n"
+        .replace('3', ".");
+    let board = othello::Game::from_transcript("d3c3").unwrap();
+    let actions: Vec<String> = board
+        .board()
+        .moves()
+        .squares()
+        .map(|s| s.to_string())
+        .collect();
+    let input = format!(
+        "0\n8\n{START_ROWS}4\nd3\nc4\nf5\ne6\n{turn2}{}\n{}\n",
+        actions.len(),
+        actions.join("\n")
+    );
+    let o = run(&["--depth", "14"], &input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let last = stdout(&o).lines().last().unwrap_or_default().to_string();
+    assert!(last.contains(" MSG s14 "), "{last}");
+    let o = run(&["--depth", "14", "--time-ms", "1"], &input);
+    let last = stdout(&o).lines().last().unwrap_or_default().to_string();
+    assert!(!last.contains(" MSG s14 "), "{last}");
+}
+
 #[test]
 fn accepts_crlf_and_stray_spaces() {
     let input = format!("0\n8\n{START_ROWS}4\nd3\nc4\nf5\ne6\n")

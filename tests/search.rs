@@ -34,6 +34,7 @@ fn alphabeta_value_equals_minimax_value_at_fixed_depth() {
     for (i, board) in random_positions(5, 40, 20).into_iter().enumerate() {
         let depth = 1 + (i as u32 % 4);
         let mut ab = AlphaBeta::with_table_bits(Evaluator::new(EvalKind::Classic, 0), 16);
+        ab.set_selective(false);
         let mut mm = Minimax::new(Evaluator::new(EvalKind::Classic, 0));
         let a = ab.choose(&board, board.moves(), &Limits::depth(depth));
         let m = mm.choose(&board, board.moves(), &Limits::depth(depth));
@@ -53,6 +54,64 @@ fn alphabeta_value_equals_minimax_value_at_fixed_depth() {
             }
         };
         assert_eq!(value, a.score, "best move's value, position {i}");
+    }
+}
+
+/// Multi-ProbCut prunes: to the same depth the selective search visits
+/// fewer nodes than the full-width one, and its value stays near the
+/// full-width value (within a few of the fitted deviations).
+#[test]
+fn the_selective_search_prunes_and_stays_near_the_full_width_value() {
+    use othello::search::mpc;
+    let depth = 10;
+    let (mut selective_nodes, mut full_nodes) = (0, 0);
+    for board in random_positions(11, 12, 20) {
+        let mut full = AlphaBeta::with_table_bits(Evaluator::new(EvalKind::Pattern, 0), 18);
+        full.set_selective(false);
+        let exact = full.value(&board, depth);
+        full_nodes += full.nodes();
+        let mut sel = AlphaBeta::with_table_bits(Evaluator::new(EvalKind::Pattern, 0), 18);
+        let v = sel.value(&board, depth);
+        selective_nodes += sel.nodes();
+        let sigma = mpc::sigma(depth, board.empty_count());
+        assert!(
+            (v - exact).abs() <= 4 * sigma,
+            "selective {v} vs full width {exact} (sigma {sigma}) on\n{board}"
+        );
+    }
+    assert!(
+        selective_nodes * 3 < full_nodes,
+        "selective {selective_nodes} nodes, full width {full_nodes}"
+    );
+}
+
+/// The only legal move is played without a deep search.
+#[test]
+fn the_only_move_costs_no_search() {
+    // Positions with one legal move, found in random games.
+    let mut rng = Rng::seed_from_u64(12);
+    let mut found = 0;
+    while found < 5 {
+        let mut board = Board::start();
+        while !board.is_game_over() {
+            let m = board.moves();
+            if m.is_empty() {
+                board = board.pass();
+                continue;
+            }
+            if m.count() == 1 && board.empty_count() > 20 {
+                let mut ab = AlphaBeta::new(Evaluator::new(EvalKind::Pattern, 0));
+                let r = ab.choose(
+                    &board,
+                    m,
+                    &Limits::time(othello::time::Deadline::from_now_ms(10_000)),
+                );
+                assert_eq!(Some(r.best), m.first());
+                assert_eq!(r.depth, 1, "{r:?}");
+                found += 1;
+            }
+            board = board.play(Square::new(rng.pick_bit(m.0) as u8));
+        }
     }
 }
 

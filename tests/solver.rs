@@ -284,6 +284,6 @@ fn the_bot_solves_late_and_falls_back_when_the_solve_cannot_finish() {
         hard.board.moves(),
         &Limits::time(Deadline::from_now_ms(5)),
     );
-    assert!(matches!(r.score, Score::Estimate(_)), "{r:?}");
+    assert!(matches!(r.score, Score::Selective(_)), "{r:?}");
     assert!(hard.board.is_legal(r.best));
 }

@@ -90,10 +90,12 @@ fn balance(game: &Game) -> f64 {
     let mut search =
         AlphaBeta::with_table_bits(Evaluator::new(EvalKind::Classic, 0), FILTER_TABLE_BITS);
     search.set_exact_empties(0);
+    // Full width: the openings stay those of earlier versions.
+    search.set_selective(false);
     let board = game.board();
     let r = search.choose(&board, board.moves(), &Limits::depth(FILTER_DEPTH));
     match r.score {
-        Score::Estimate(s) => s.abs(),
+        Score::Estimate(s) | Score::Selective(s) => s.abs(),
         Score::Exact(s) => f64::from(s.abs()),
         _ => f64::INFINITY,
     }

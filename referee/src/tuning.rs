@@ -1,5 +1,5 @@
 //! The tuning report: each player's think time per game phase (median, p95,
-//! max), the search depth it reports in its MSG as `d<N>`, and its closest
+//! max), the search depth it reports in its MSG as `d<N>` (or `s<N>`), and its closest
 //! approach to the time limit. A player's first turn, which has its own
 //! larger limit, is reported apart and left out of the phases.
 
@@ -23,7 +23,7 @@ pub struct PhaseTiming {
     pub p95_ms: f64,
     /// Longest think time.
     pub max_ms: f64,
-    /// Median depth from `d<N>` in the MSG, if the player writes one.
+    /// Median depth from `d<N>` or `s<N>` in the MSG, if the player writes one.
     pub depth_median: Option<f64>,
     /// Smallest such depth.
     pub depth_min: Option<u32>,
@@ -122,10 +122,14 @@ pub fn nearest_rank(sorted: &[f64], q: f64) -> f64 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
-/// The depth `N` of the first word `d<N>` in a MSG.
+/// The depth `N` of the first word `d<N>` (or `s<N>`, a selective
+/// search's depth) in a MSG.
 pub fn depth(msg: &str) -> Option<u32> {
-    msg.split_whitespace()
-        .find_map(|w| w.strip_prefix('d').and_then(|n| n.parse().ok()))
+    msg.split_whitespace().find_map(|w| {
+        w.strip_prefix('d')
+            .or_else(|| w.strip_prefix('s'))
+            .and_then(|n| n.parse().ok())
+    })
 }
 
 #[cfg(test)]
@@ -142,6 +146,7 @@ mod tests {
         assert_eq!(depth("d9 131ms +4"), Some(9));
         assert_eq!(depth("e18 90ms =+6"), None);
         assert_eq!(depth("x dd d12"), Some(12));
+        assert_eq!(depth("s14 +3 20ms"), Some(14));
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! `alphabeta`: negamax with principal-variation search, iterative
-//! deepening under the time budget, a transposition table, move ordering
-//! (table move, then fewest opponent replies), and an exact solve when few
+//! deepening under the time budget, a transposition table, Multi-ProbCut
+//! ([`super::mpc`]), move ordering (table move, then the children's
+//! evaluation and the opponent's replies), and an exact solve when few
 //! empties remain.
 
 use super::endgame::Solver;
+use super::mpc;
 use super::tt::{Bound, Entry, Table, DEFAULT_BITS};
 use super::{Limits, Score, SearchResult, Strategy};
 use crate::bitboard::Bitboard;
@@ -12,7 +14,10 @@ use crate::dispatch::{fast_fn, Isa};
 use crate::eval::{Evaluator, SCALE};
 use crate::kernels;
 use crate::square::Square;
-use crate::time::{Deadline, NODES_PER_CLOCK_CHECK};
+use crate::time::{
+    Deadline, CHANGED_FRACTION, NODES_PER_CLOCK_CHECK, SOFT_FRACTION, STABLE_FRACTION,
+    STABLE_ITERATIONS,
+};
 use std::time::Instant;
 
 /// At most this many empties, the bot solves exactly instead of estimating
@@ -31,6 +36,11 @@ pub const MAX_DEPTH: u32 = 60;
 /// From this remaining depth up, moves are sorted by opponent replies;
 /// below it the sort costs more than it saves.
 pub const SORT_MIN_DEPTH: u32 = 2;
+/// From this remaining depth up, the sort also weighs each child's
+/// evaluation (docs/search.md: nodes to fixed depths).
+pub const ORDER_EVAL_MIN_DEPTH: u32 = 4;
+/// Sort-key units per disc of a child's evaluation (a reply weighs 4).
+pub const ORDER_EVAL_WEIGHT: i32 = 8;
 /// A bound beyond every evaluation and final score.
 const INFINITY: i32 = 1 << 24;
 
@@ -46,6 +56,8 @@ pub struct AlphaBeta {
     node_limit: u64,
     aborted: bool,
     exact_empties: u32,
+    /// Whether Multi-ProbCut prunes (the bot's default).
+    selective: bool,
     /// Made on first use, kept between moves (its table stays valid).
     solver: Option<Solver>,
 }
@@ -67,6 +79,7 @@ impl AlphaBeta {
             node_limit: u64::MAX,
             aborted: false,
             exact_empties: EXACT_EMPTIES,
+            selective: true,
             solver: None,
         }
     }
@@ -77,17 +90,40 @@ impl AlphaBeta {
         self.exact_empties = empties;
     }
 
+    /// Turns Multi-ProbCut on (the default) or off (a full-width search).
+    pub fn set_selective(&mut self, on: bool) {
+        self.selective = on;
+    }
+
+    /// The value of `board` searched to `depth` plies with a full window,
+    /// no time limit and no solve, in evaluation units (for fitting
+    /// Multi-ProbCut and for tests).
+    pub fn value(&mut self, board: &Board, depth: u32) -> i32 {
+        self.deadline = Deadline::unlimited();
+        self.node_limit = u64::MAX;
+        self.aborted = false;
+        self.pvs_root_child(board, depth, -INFINITY, INFINITY)
+    }
+
+    /// Nodes visited since the last [`Strategy::choose`] began.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
     /// Changes the instruction set of the search (tests compare them).
     pub fn set_isa(&mut self, isa: Isa) {
         self.isa = isa;
     }
 
-    /// Searches `moves` of `board` to exactly `depth` plies; `None` if
-    /// stopped by the deadline or the node limit.
-    fn root(&mut self, board: &Board, moves: &[Square], depth: u32) -> Option<(Square, i32)> {
+    /// Searches `moves` of `board` to exactly `depth` plies: the best move
+    /// and its score, and whether the search finished. Stopped by the
+    /// deadline or the node limit, it returns the best move proven so far,
+    /// if a later move was found better than the first (whose score is then
+    /// a bound: the move is still the better choice); else `None`.
+    fn root(&mut self, board: &Board, moves: &[Square], depth: u32) -> Option<(Square, i32, bool)> {
         let mut alpha = -INFINITY;
         let beta = INFINITY;
-        let mut best = moves[0];
+        let mut best = None;
         for (i, &sq) in moves.iter().enumerate() {
             let next = board.play(sq);
             let score = if i == 0 {
@@ -101,14 +137,14 @@ impl AlphaBeta {
                 }
             };
             if self.aborted {
-                return None;
+                return best.map(|(sq, score)| (sq, score, false));
             }
             if score > alpha {
                 alpha = score;
-                best = sq;
+                best = Some((sq, score));
             }
         }
-        Some((best, alpha))
+        best.map(|(sq, score)| (sq, score, true))
     }
 
     /// Enters [`AlphaBeta::pvs`] with the search's instruction set.
@@ -196,8 +232,14 @@ impl AlphaBeta {
             }
         }
 
+        if self.selective && depth >= mpc::MIN_DEPTH {
+            if let Some(cut) = self.probcut::<FAST>(board, depth, alpha, beta, passed) {
+                return cut;
+            }
+        }
+
         let mut list = [(0i32, 0u8); 32];
-        let n = order(board, moves, table_move, depth, &mut list);
+        let n = self.order::<FAST>(board, moves, table_move, depth, &mut list);
         let alpha0 = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = list[0].1;
@@ -245,38 +287,87 @@ impl AlphaBeta {
     }
 }
 
-/// Fills `list` with the moves in search order and returns their count:
-/// the table move first, then (at depth >= [`SORT_MIN_DEPTH`]) fewest
-/// opponent replies, with corners preferred. Inlined so that the fast
-/// search's copy is compiled for the fast instructions.
-#[inline(always)]
-fn order(
-    board: &Board,
-    moves: u64,
-    table_move: u8,
-    depth: u32,
-    list: &mut [(i32, u8); 32],
-) -> usize {
-    let mut n = 0;
-    for sq in Bitboard(moves) {
-        let key = if sq.index() as u8 == table_move {
-            -1000
-        } else if depth >= SORT_MIN_DEPTH {
-            let f = kernels::flips(board.player, board.opponent, sq.index());
-            let replies = kernels::moves(board.opponent ^ f, board.player ^ f ^ sq.bit());
-            let corner = (sq.bit() & Bitboard::CORNERS.0 != 0) as i32;
-            // Replies weigh most; a reply on a corner counts extra.
-            (replies.count_ones() as i32 + 2 * (replies & Bitboard::CORNERS.0).count_ones() as i32)
-                * 4
-                - corner * 8
-        } else {
-            0
-        };
-        list[n] = (key, sq.index() as u8);
-        n += 1;
+impl AlphaBeta {
+    /// Multi-ProbCut (Buro): a shallow search predicts the deep one. When
+    /// the shallow value is beyond `beta` (or below `alpha`) by the fitted
+    /// margin ([`mpc::margin`]), the node is cut with that bound.
+    #[inline(always)]
+    fn probcut<const FAST: bool>(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> Option<i32> {
+        let shallow = mpc::shallow_depth(depth);
+        let margin = mpc::margin(depth, board.empty_count());
+        let high = beta + margin;
+        if high < mpc::MAX_BOUND {
+            let v = self.child::<FAST>(board, shallow, high - 1, high, passed);
+            if self.aborted {
+                return Some(0);
+            }
+            if v >= high {
+                return Some(beta);
+            }
+        }
+        let low = alpha - margin;
+        if low > -mpc::MAX_BOUND {
+            let v = self.child::<FAST>(board, shallow, low, low + 1, passed);
+            if self.aborted {
+                return Some(0);
+            }
+            if v <= low {
+                return Some(alpha);
+            }
+        }
+        None
     }
-    list[..n].sort_by_key(|&(k, _)| k);
-    n
+
+    /// Fills `list` with the moves in search order and returns their count:
+    /// the table move first, then (at depth >= [`SORT_MIN_DEPTH`]) fewest
+    /// opponent replies, with corners preferred, and (at depth >=
+    /// [`ORDER_EVAL_MIN_DEPTH`]) the best evaluation after the move.
+    /// Inlined so that the fast search's copy is compiled for the fast
+    /// instructions.
+    #[inline(always)]
+    fn order<const FAST: bool>(
+        &mut self,
+        board: &Board,
+        moves: u64,
+        table_move: u8,
+        depth: u32,
+        list: &mut [(i32, u8); 32],
+    ) -> usize {
+        let mut n = 0;
+        for sq in Bitboard(moves) {
+            let key = if sq.index() as u8 == table_move {
+                -(1 << 20)
+            } else if depth >= SORT_MIN_DEPTH {
+                let f = kernels::flips(board.player, board.opponent, sq.index());
+                let (p, o) = (board.opponent ^ f, board.player ^ f ^ sq.bit());
+                let replies = kernels::moves(p, o);
+                let corner = (sq.bit() & Bitboard::CORNERS.0 != 0) as i32;
+                // Replies weigh most; a reply on a corner counts extra.
+                let mut key = (replies.count_ones() as i32
+                    + 2 * (replies & Bitboard::CORNERS.0).count_ones() as i32)
+                    * 4
+                    - corner * 8;
+                if depth >= ORDER_EVAL_MIN_DEPTH {
+                    // The opponent's evaluation: lower is better for us.
+                    key += self.eval.evaluate(&Board::new(p, o)) * ORDER_EVAL_WEIGHT / SCALE;
+                }
+                key
+            } else {
+                0
+            };
+            list[n] = (key, sq.index() as u8);
+            n += 1;
+        }
+        list[..n].sort_by_key(|&(k, _)| k);
+        n
+    }
 }
 
 impl AlphaBeta {
@@ -350,25 +441,51 @@ impl Strategy for AlphaBeta {
         self.deadline = start;
         let mut root_moves: Vec<Square> = moves.squares().collect();
         let mut result = (root_moves[0], 0, 0u32);
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let fixed_depth = limits.depth.is_some();
+        let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        if !fixed_depth && root_moves.len() == 1 {
+            // The only move: nothing to decide, only a score to show.
+            max_depth = 1;
+        }
+        let mut stable = 0;
         for depth in 1..=max_depth {
-            match self.root(board, &root_moves, depth) {
-                Some((best, score)) => {
-                    result = (best, score, depth);
-                    // Search the best move first in the next iteration.
-                    let i = root_moves.iter().position(|&m| m == best).unwrap_or(0);
-                    root_moves[..=i].rotate_right(1);
-                }
-                None => break,
+            let Some((best, score, finished)) = self.root(board, &root_moves, depth) else {
+                break;
+            };
+            if !finished {
+                // A later move beat the previous best before the deadline.
+                result = (best, score, depth - 1);
+                break;
             }
-            let fixed_depth = limits.depth.is_some();
-            if depth >= board.empty_count() || (!fixed_depth && self.deadline.soft_passed()) {
+            stable = if best == result.0 { stable + 1 } else { 0 };
+            result = (best, score, depth);
+            // Search the best move first in the next iteration.
+            let i = root_moves.iter().position(|&m| m == best).unwrap_or(0);
+            root_moves[..=i].rotate_right(1);
+            if depth >= board.empty_count() {
+                break;
+            }
+            if fixed_depth {
+                continue;
+            }
+            let soft = if stable == 0 && depth > 1 {
+                CHANGED_FRACTION
+            } else if stable >= STABLE_ITERATIONS {
+                STABLE_FRACTION
+            } else {
+                SOFT_FRACTION
+            };
+            if self.deadline.fraction_passed(soft) {
                 break;
             }
         }
         SearchResult {
             best: result.0,
-            score: Score::Estimate(result.1 as f64 / SCALE as f64),
+            score: if self.selective {
+                Score::Selective(result.1 as f64 / SCALE as f64)
+            } else {
+                Score::Estimate(result.1 as f64 / SCALE as f64)
+            },
             depth: result.2,
             nodes: self.nodes,
             elapsed: limits.deadline.elapsed(),

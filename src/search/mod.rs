@@ -11,6 +11,8 @@ use std::time::Duration;
 
 pub mod alphabeta;
 pub mod endgame;
+pub mod mpc;
+pub mod mpc_table;
 pub mod stability;
 pub mod tt;
 
@@ -104,6 +106,9 @@ pub enum Score {
     None,
     /// A heuristic estimate, in discs (may be fractional).
     Estimate(f64),
+    /// An estimate from a selective search (Multi-ProbCut): the depth it
+    /// reached is shown as `s<N>`, not `d<N>`.
+    Selective(f64),
     /// The exact final disc difference under perfect play.
     Exact(i32),
     /// A win/loss/draw proof: the sign of the exact score.
@@ -116,7 +121,8 @@ pub enum Score {
 
 impl SearchResult {
     /// The MSG text, at most 12 characters: what was searched, the score,
-    /// then the milliseconds, for example `d9 +4 31ms`, `e18 =+6 90ms`
+    /// then the milliseconds, for example `d9 +4 31ms` (`s9 +4 31ms` when
+    /// selective), `e18 =+6 90ms`
     /// (exact), `w19 W 120ms` (win/loss/draw) or `12kp 55%` (playouts). When
     /// that is too long the `ms` goes, then the end of the time: the score
     /// always shows.
@@ -125,6 +131,7 @@ impl SearchResult {
         let (what, score) = match self.score {
             Score::None => return format!("{ms}ms"),
             Score::Estimate(s) => (format!("d{}", self.depth), format!("{s:+.0}")),
+            Score::Selective(s) => (format!("s{}", self.depth), format!("{s:+.0}")),
             Score::Exact(s) => (format!("e{}", self.depth), format!("={s:+}")),
             Score::Wld(s) => {
                 let verdict = match s.signum() {
@@ -281,6 +288,8 @@ mod tests {
         let cases = [
             (Score::Estimate(4.2), 9, 31, "d9 +4 31ms"),
             (Score::Estimate(-12.0), 14, 1000, "d14 -12 1000"),
+            (Score::Selective(-12.0), 14, 1000, "s14 -12 1000"),
+            (Score::Selective(3.4), 9, 7, "s9 +3 7ms"),
             (Score::Exact(18), 14, 60, "e14 =+18 60"),
             (Score::Exact(-64), 20, 1999, "e20 =-64 199"),
             (Score::Wld(1), 19, 120, "w19 W 120ms"),

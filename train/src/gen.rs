@@ -131,6 +131,9 @@ pub fn generate(cfg: &GenConfig, bar: &ProgressBar) -> Vec<Sample> {
                         let mut search =
                             AlphaBeta::with_table_bits(Evaluator::new(cfg.eval, 0), TABLE_BITS);
                         search.set_exact_empties(0);
+                        // Full width: chunks stay reproducible across the
+                        // search's selectivity settings.
+                        search.set_selective(false);
                         out.push((g as u32, play_game(cfg, g as u32, &mut search)));
                         bar.inc(1);
                     }

@@ -9,6 +9,7 @@ mod arena;
 mod encode;
 mod fit;
 mod gen;
+mod mpc;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use othello::eval::pattern::{self, Tables};
@@ -28,6 +29,12 @@ usage:
               [--bootstrap K] [--rounds N] [--anchors A,B,..] [--out FILE]
   train match [--pairs N] [--time-ms N] [--depth N] [--threads N] [--seed N]
               [--evals A,B]   paired games of eval A (default pattern) vs B (classic)
+  train mpc   [--positions N] [--max-depth D] [--threads N] [--seed N] [--values FILE]
+              [--out FILE]   fit Multi-ProbCut's deviations: N self-play positions
+              (2 per game) searched full width to depths 0..D (default 1500, 10);
+              FILE keeps the values, appended every 100 positions (a second run
+              resumes it, or fits it alone when it holds N positions);
+              writes src/search/mpc_table.rs
   train decode-time           time to decode the compiled weights
   train bench [--depth N] [--evals A,B]   othello's bench with evaluations A and B
 ";
@@ -46,6 +53,9 @@ struct Options {
     bootstrap: usize,
     rounds: u32,
     arena: arena::MatchConfig,
+    positions: usize,
+    max_depth: u32,
+    values: Option<PathBuf>,
 }
 
 fn parse(args: &[String]) -> Result<(String, Options), String> {
@@ -67,6 +77,9 @@ fn parse(args: &[String]) -> Result<(String, Options), String> {
             threads: 2,
             seed: 1,
         },
+        positions: 1500,
+        max_depth: 10,
+        values: None,
     };
     let mut it = args[1..].iter();
     while let Some(flag) = it.next() {
@@ -130,6 +143,9 @@ fn parse(args: &[String]) -> Result<(String, Options), String> {
             }
             "--data" => o.data = value.split(',').map(PathBuf::from).collect(),
             "--out" => o.out = Some(PathBuf::from(value)),
+            "--positions" => o.positions = num(value)?.max(1) as usize,
+            "--max-depth" => o.max_depth = num(value)?.clamp(1, 30) as u32,
+            "--values" => o.values = Some(PathBuf::from(value)),
             "--pairs" => o.arena.pairs = num(value)? as u32,
             "--time-ms" => o.arena.time_ms = num(value)?.max(1),
             "--eval" => o.gen.eval = eval(value)?,
@@ -185,7 +201,7 @@ fn main() -> ExitCode {
         "bench" => {
             let depth = o.arena.depth.unwrap_or(othello::bench::DEFAULT_DEPTH);
             for eval in o.arena.evals {
-                let r = othello::bench::run_with(depth, eval);
+                let r = othello::bench::run_with(depth, eval, true);
                 println!(
                     "{eval:?}: depth {depth}, nodes {}, time {} ms, nps {:.0}",
                     r.nodes,
@@ -195,6 +211,7 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
+        "mpc" => run_mpc(&o),
         "decode-time" => {
             let start = Instant::now();
             pattern::tables();
@@ -397,6 +414,106 @@ fn fit_and_write(o: &Options, samples: &[gen::Sample], how: &str) -> Result<(), 
     );
     let out = o.out.clone().unwrap_or_else(|| PathBuf::from(WEIGHTS_PATH));
     std::fs::write(&out, source).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(())
+}
+
+/// Where `mpc` writes the table, relative to the workspace root.
+const MPC_TABLE_PATH: &str = "src/search/mpc_table.rs";
+/// Positions `mpc` takes from each self-play game.
+const MPC_PER_GAME: usize = 2;
+/// Positions `mpc` measures between two appends to the values file.
+const MPC_CHUNK: usize = 100;
+
+fn run_mpc(o: &Options) -> Result<(), String> {
+    let start = Instant::now();
+    // The values file is written chunk by chunk: an interrupted run resumes
+    // where it stopped (positions are reproducible from the seed).
+    let mut rows = match &o.values {
+        Some(path) if path.exists() => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            mpc::from_text(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        _ => Vec::new(),
+    };
+    if rows.len() < o.positions {
+        let mut cfg = o.gen.clone();
+        cfg.games = o.positions.div_ceil(MPC_PER_GAME) as u32;
+        let mut boards = mpc::positions(&cfg, MPC_PER_GAME, &bar(u64::from(cfg.games), "games"));
+        boards.truncate(o.positions);
+        if let Some(i) = rows.iter().zip(&boards).position(|(r, b)| r.board != *b) {
+            return Err(format!(
+                "mpc: line {} of the values file is not this seed's position {}: \
+                 another seed or generator made it",
+                i + 1,
+                i + 1
+            ));
+        }
+        while rows.len() < boards.len() {
+            let chunk = &boards[rows.len()..(rows.len() + MPC_CHUNK).min(boards.len())];
+            let done = mpc::measure(chunk, o.max_depth, o.gen.threads, &ProgressBar::hidden());
+            if let Some(path) = &o.values {
+                if let Some(dir) = path.parent() {
+                    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                }
+                let mut f = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                std::io::Write::write_all(&mut f, mpc::to_text(&done).as_bytes())
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+            rows.extend(done);
+            println!(
+                "measured {}/{} positions to depth {} ({:.0} s)",
+                rows.len(),
+                boards.len(),
+                o.max_depth,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    rows.truncate(o.positions);
+    let (cells, all) = mpc::fit(&rows);
+    println!("depth shallow  phase(empties)  n  sigma  [regression: slope intercept residual]");
+    for d in othello::search::mpc::MIN_DEPTH as usize..cells.len() {
+        let s = othello::search::mpc::shallow_depth(d as u32);
+        for (b, c) in cells[d].iter().enumerate().filter(|(_, c)| c.n > 0) {
+            println!(
+                "{d:>5} {s:>7}  {:>2}-{:<2}  {:>6} {:6.2}  [{:.3} {:+.2} {:.2}]",
+                b * 10,
+                b * 10 + 9,
+                c.n,
+                c.rms,
+                c.slope,
+                c.intercept,
+                c.residual
+            );
+        }
+        let a = all[d];
+        println!(
+            "{d:>5} {s:>7}  all    {:>6} {:6.2}  [{:.3} {:+.2} {:.2}]",
+            a.n, a.rms, a.slope, a.intercept, a.residual
+        );
+    }
+    let source = match &o.values {
+        Some(path) => format!(
+            "{} positions from {} (2 per self-play game), measured to depth {}.",
+            rows.len(),
+            path.display(),
+            rows.iter().map(|m| m.values.len()).min().unwrap_or(1) - 1
+        ),
+        None => format!("{} self-play positions.", rows.len()),
+    };
+    let table = mpc::table(&cells, &all);
+    let out = o
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(MPC_TABLE_PATH));
+    std::fs::write(&out, mpc::rust_source(&table, &source))
+        .map_err(|e| format!("{}: {e}", out.display()))?;
     println!("wrote {}", out.display());
     Ok(())
 }
