@@ -126,6 +126,7 @@ impl Bot {
             stdin,
             lines,
             stderr: sink,
+            // The stderr drainer last: `stderr_tail` waits for it.
             threads: vec![reader, drainer],
         })
     }
@@ -189,8 +190,16 @@ impl Bot {
         }
     }
 
-    /// The last lines the bot wrote to stderr.
+    /// The last lines the bot wrote to stderr. The stderr thread may still
+    /// be copying what a bot wrote just before it exited: wait for it to
+    /// reach the end of the stream, at most [`CRASH_STATUS_WAIT`] (a child
+    /// the bot left running may hold the stream open).
     pub fn stderr_tail(&self) -> String {
+        let until = Instant::now() + CRASH_STATUS_WAIT;
+        let drainer = self.threads.last();
+        while drainer.is_some_and(|t| !t.is_finished()) && Instant::now() < until {
+            thread::sleep(POLL);
+        }
         self.stderr.tail()
     }
 
