@@ -14,10 +14,7 @@ use crate::dispatch::{fast_fn, Isa};
 use crate::eval::{Evaluator, SCALE};
 use crate::kernels;
 use crate::square::Square;
-use crate::time::{
-    Deadline, CHANGED_FRACTION, NODES_PER_CLOCK_CHECK, SOFT_FRACTION, STABLE_FRACTION,
-    STABLE_ITERATIONS,
-};
+use crate::time::{Deadline, NODES_PER_CLOCK_CHECK};
 use std::time::Instant;
 
 /// At most this many empties, the bot solves exactly instead of estimating
@@ -447,7 +444,6 @@ impl Strategy for AlphaBeta {
             // The only move: nothing to decide, only a score to show.
             max_depth = 1;
         }
-        let mut stable = 0;
         for depth in 1..=max_depth {
             let Some((best, score, finished)) = self.root(board, &root_moves, depth) else {
                 break;
@@ -457,25 +453,11 @@ impl Strategy for AlphaBeta {
                 result = (best, score, depth - 1);
                 break;
             }
-            stable = if best == result.0 { stable + 1 } else { 0 };
             result = (best, score, depth);
             // Search the best move first in the next iteration.
             let i = root_moves.iter().position(|&m| m == best).unwrap_or(0);
             root_moves[..=i].rotate_right(1);
-            if depth >= board.empty_count() {
-                break;
-            }
-            if fixed_depth {
-                continue;
-            }
-            let soft = if stable == 0 && depth > 1 {
-                CHANGED_FRACTION
-            } else if stable >= STABLE_ITERATIONS {
-                STABLE_FRACTION
-            } else {
-                SOFT_FRACTION
-            };
-            if self.deadline.fraction_passed(soft) {
+            if depth >= board.empty_count() || (!fixed_depth && self.deadline.soft_passed()) {
                 break;
             }
         }
