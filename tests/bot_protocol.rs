@@ -21,6 +21,26 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Black's input for two turns: the start, then the board after d3 (black)
+/// c3 (white) with its legal moves; and those moves.
+fn two_turns() -> (String, Vec<String>) {
+    let turn2 = "........\n........\n..13....\n...00...\n...01...\n........\n........\n........\n"
+        .replace('3', ".");
+    let board = othello::Game::from_transcript("d3c3").unwrap();
+    let actions: Vec<String> = board
+        .board()
+        .moves()
+        .squares()
+        .map(|s| s.to_string())
+        .collect();
+    let input = format!(
+        "0\n8\n{START_ROWS}4\nd3\nc4\nf5\ne6\n{turn2}{}\n{}\n",
+        actions.len(),
+        actions.join("\n")
+    );
+    (input, actions)
+}
+
 /// The move of each answer line, checked to have the `move MSG text` form.
 fn moves_of(o: &Output) -> Vec<String> {
     stdout(o)
@@ -50,20 +70,7 @@ fn plays_a_listed_move_and_exits_quietly_at_eof() {
 #[test]
 fn a_fixed_depth_is_searched_in_full() {
     // Second turn: only the first turn had 1000 ms.
-    let turn2 = "........\n........\n..13....\n...00...\n...01...\n........\n........\n........\n"
-        .replace('3', ".");
-    let board = othello::Game::from_transcript("d3c3").unwrap();
-    let actions: Vec<String> = board
-        .board()
-        .moves()
-        .squares()
-        .map(|s| s.to_string())
-        .collect();
-    let input = format!(
-        "0\n8\n{START_ROWS}4\nd3\nc4\nf5\ne6\n{turn2}{}\n{}\n",
-        actions.len(),
-        actions.join("\n")
-    );
+    let (input, _) = two_turns();
     let o = run(&["--depth", "14"], &input);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let last = stdout(&o).lines().last().unwrap_or_default().to_string();
@@ -122,18 +129,7 @@ fn a_board_that_disagrees_with_the_list_still_plays_a_listed_move() {
 
 #[test]
 fn several_turns_in_one_game() {
-    // Turn 1: start. Turn 2: after d3 (black) c3 (white)... any consistent board.
-    let turn2 = "........\n........\n..13....\n...00...\n...01...\n........\n........\n........\n"
-        .replace('3', ".");
-    let input = format!("0\n8\n{START_ROWS}4\nd3\nc4\nf5\ne6\n{turn2}");
-    let board = othello::Game::from_transcript("d3c3").unwrap();
-    let actions: Vec<String> = board
-        .board()
-        .moves()
-        .squares()
-        .map(|s| s.to_string())
-        .collect();
-    let input = format!("{input}{}\n{}\n", actions.len(), actions.join("\n"));
+    let (input, actions) = two_turns();
     let o = run(&["--depth", "2"], &input);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let mv = moves_of(&o);
