@@ -96,13 +96,15 @@ impl AlphaBeta {
     /// no time limit and no solve, in evaluation units (for fitting
     /// Multi-ProbCut and for tests).
     pub fn value(&mut self, board: &Board, depth: u32) -> i32 {
+        self.nodes = 0;
         self.deadline = Deadline::unlimited();
         self.node_limit = u64::MAX;
         self.aborted = false;
         self.pvs_root_child(board, depth, -INFINITY, INFINITY)
     }
 
-    /// Nodes visited since the last [`Strategy::choose`] began.
+    /// Nodes visited since the last [`Strategy::choose`] or
+    /// [`AlphaBeta::value`] began.
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
@@ -236,7 +238,7 @@ impl AlphaBeta {
         }
 
         let mut list = [(0i32, 0u8); 32];
-        let n = self.order::<FAST>(board, moves, table_move, depth, &mut list);
+        let n = self.order(board, moves, table_move, depth, &mut list);
         let alpha0 = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = list[0].1;
@@ -325,11 +327,12 @@ impl AlphaBeta {
     /// Fills `list` with the moves in search order and returns their count:
     /// the table move first, then (at depth >= [`SORT_MIN_DEPTH`]) fewest
     /// opponent replies, with corners preferred, and (at depth >=
-    /// [`ORDER_EVAL_MIN_DEPTH`]) the best evaluation after the move.
+    /// [`ORDER_EVAL_MIN_DEPTH`]) the lowest evaluation for the opponent
+    /// after the move.
     /// Inlined so that the fast search's copy is compiled for the fast
     /// instructions.
     #[inline(always)]
-    fn order<const FAST: bool>(
+    fn order(
         &mut self,
         board: &Board,
         moves: u64,
@@ -340,6 +343,7 @@ impl AlphaBeta {
         let mut n = 0;
         for sq in Bitboard(moves) {
             let key = if sq.index() as u8 == table_move {
+                // Below any evaluation-weighted key.
                 -(1 << 20)
             } else if depth >= SORT_MIN_DEPTH {
                 let f = kernels::flips(board.player, board.opponent, sq.index());
