@@ -14,6 +14,76 @@ use std::time::{Duration, Instant};
 /// Exit status for malformed input or bad arguments.
 const EXIT_USAGE: u8 = 2;
 
+/// The longest input line the bot accepts, in bytes. CodinGame's longest
+/// line, a list of legal moves, is about 100.
+const MAX_LINE_BYTES: usize = 4096;
+
+/// Bytes of a rejected line quoted in the error.
+const QUOTED_BYTES: usize = 40;
+
+/// Lines of a reader, at most [`MAX_LINE_BYTES`] long and valid UTF-8. The
+/// iteration ends at the end of input or at the first bad line, which
+/// [`CheckedLines::error`] then describes.
+struct CheckedLines<R> {
+    reader: R,
+    number: usize,
+    error: Option<String>,
+}
+
+impl<R: BufRead> CheckedLines<R> {
+    fn new(reader: R) -> CheckedLines<R> {
+        CheckedLines {
+            reader,
+            number: 0,
+            error: None,
+        }
+    }
+
+    /// Why the lines ended early, if they did.
+    fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+}
+
+impl<R: BufRead> Iterator for CheckedLines<R> {
+    type Item = String;
+
+    fn next(&mut self) -> Option<String> {
+        if self.error.is_some() {
+            return None;
+        }
+        let mut buf = Vec::new();
+        let line = self.number + 1;
+        let cap = MAX_LINE_BYTES as u64 + 1;
+        match <&mut R as io::Read>::take(&mut self.reader, cap).read_until(b'\n', &mut buf) {
+            Ok(0) => return None,
+            Ok(_) => {}
+            Err(e) => {
+                self.error = Some(format!("line {line}: read error: {e}"));
+                return None;
+            }
+        }
+        self.number = line;
+        if buf.last() == Some(&b'\n') {
+            buf.pop();
+        } else if buf.len() > MAX_LINE_BYTES {
+            let start = String::from_utf8_lossy(&buf[..QUOTED_BYTES]).into_owned();
+            self.error = Some(format!(
+                "line {line}: longer than {MAX_LINE_BYTES} bytes (it starts {start:?})"
+            ));
+            return None;
+        }
+        match String::from_utf8(buf) {
+            Ok(text) => Some(text),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                self.error = Some(format!("line {line}: not UTF-8 text (byte {})", at + 1));
+                None
+            }
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match cli::parse(&args) {
@@ -124,29 +194,28 @@ fn run_bot(options: &BotOptions) -> ExitCode {
     };
 
     let stdin = io::stdin();
-    // A read error is treated like the end of input.
-    let mut lines = Lines::new(stdin.lock().lines().map_while(Result::ok));
+    let mut lines = Lines::new(CheckedLines::new(stdin.lock()));
     let stdout = io::stdout();
     let mut out = stdout.lock();
 
     // No input at all is not an error: there was no game.
     let Some(first) = next_nonblank(&mut lines) else {
-        return ExitCode::SUCCESS;
+        return end_of_input(&lines);
     };
     let init = match protocol::read_init(first, &mut lines) {
         Ok(init) => init,
-        Err(e) => return malformed(&e),
+        Err(e) => return malformed(&lines, &e),
     };
     let mut first_turn = true;
     loop {
         // The end of input between turns ends the game quietly.
         let Some(first) = next_nonblank(&mut lines) else {
-            return ExitCode::SUCCESS;
+            return end_of_input(&lines);
         };
         let start = Instant::now();
         let turn = match protocol::read_turn(first, &mut lines, init.color, false) {
             Ok(turn) => turn,
-            Err(e) => return malformed(&e),
+            Err(e) => return malformed(&lines, &e),
         };
         let budget_ms = options.time_ms.unwrap_or(if first_turn {
             FIRST_TURN_BUDGET_MS
@@ -193,7 +262,22 @@ fn next_nonblank<I: Iterator<Item = String>>(lines: &mut Lines<I>) -> Option<Str
     }
 }
 
-fn malformed(e: &protocol::ProtocolError) -> ExitCode {
-    eprintln!("othello: malformed input: {e}");
+/// The input ended between turns: quietly, unless a bad line ended it.
+fn end_of_input<R: BufRead>(lines: &Lines<CheckedLines<R>>) -> ExitCode {
+    match lines.source().error() {
+        Some(e) => {
+            eprintln!("othello: malformed input: {e}");
+            ExitCode::from(EXIT_USAGE)
+        }
+        None => ExitCode::SUCCESS,
+    }
+}
+
+/// A protocol error; a bad line that cut the input short is named instead.
+fn malformed<R: BufRead>(lines: &Lines<CheckedLines<R>>, e: &protocol::ProtocolError) -> ExitCode {
+    match lines.source().error() {
+        Some(bad) => eprintln!("othello: malformed input: {bad}"),
+        None => eprintln!("othello: malformed input: {e}"),
+    }
     ExitCode::from(EXIT_USAGE)
 }

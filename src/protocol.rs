@@ -43,6 +43,11 @@ impl<I: Iterator<Item = String>> Lines<I> {
         Lines { inner, number: 0 }
     }
 
+    /// The source of the lines.
+    pub fn source(&self) -> &I {
+        &self.inner
+    }
+
     /// The number of lines read so far (the last line's number).
     pub fn line_number(&self) -> usize {
         self.number

@@ -9,7 +9,7 @@ use std::process::Output;
 const START_ROWS: &str =
     "........\n........\n........\n...10...\n...01...\n........\n........\n........\n";
 
-fn run(args: &[&str], input: &str) -> Output {
+fn run(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     common::run_with_input(Path::new(env!("CARGO_BIN_EXE_othello")), args, input)
 }
 
@@ -171,6 +171,37 @@ fn malformed_inputs_name_the_line_and_exit_2() {
         assert_eq!(o.status.code(), Some(2), "input {input:?}: {err}");
         assert_eq!(err.lines().count(), 1, "one line for {input:?}: {err}");
         assert!(err.contains(line), "{input:?} should name {line}: {err}");
+    }
+}
+
+/// Input that is not text, or a line without end: exit 2 and one short
+/// line on stderr, not the end of input nor a growing buffer.
+#[test]
+fn bytes_that_are_not_text_and_endless_lines_exit_2() {
+    let mut endless = b"0\n8\n".to_vec();
+    endless.extend(std::iter::repeat_n(b'.', 10 << 20));
+    let mut noise = Vec::with_capacity(1 << 20);
+    let mut x: u32 = 12345;
+    for _ in 0..1 << 20 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        noise.push((x >> 16) as u8);
+    }
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (b"0\n8\n\xff\n".to_vec(), "line 3: not UTF-8"),
+        (
+            [b"0\n8\n", START_ROWS.as_bytes(), b"1\nd\xc3\n"].concat(),
+            "line 12: not UTF-8",
+        ),
+        (noise, "not UTF-8"),
+        (endless, "line 3: longer than 4096 bytes"),
+    ];
+    for (input, what) in cases {
+        let o = run(&[], &input);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        assert!(err.contains(what), "{what}: {err}");
+        assert!(err.len() < 200, "{what}: a long error: {err}");
     }
 }
 
