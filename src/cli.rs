@@ -13,14 +13,15 @@ use crate::search::{
 pub const USAGE: &str = "\
 usage:
   othello [OPTIONS]          play on CodinGame's protocol (stdin/stdout)
-  othello perft DEPTH        count leaves from the start position
+  othello perft DEPTH        count leaves from the start position (DEPTH <= 15)
   othello bench [--depth N] [--eval NAME] [--full-width]
                              fixed-depth search of fixed positions: nodes, time, nps
                              (the node signature is that of the default: classic,
                              Multi-ProbCut on; --full-width turns it off)
   othello solve FILE.obf [--wld] [--time-ms T]
                              solve each position of an Edax OBF file exactly
-                             (or win/loss/draw), T ms at most per position
+                             (or win/loss/draw), T ms at most per position;
+                             over 36 empties needs --time-ms
   othello playouts [--moves TRANSCRIPT] [--games N] [--seed S]
                              N random games after each legal move (default 10000):
                              mean final disc difference and win rate as an 8x8 table
@@ -48,7 +49,7 @@ options of the bot:
 pub const USAGE: &str = "\
 usage:
   othello [OPTIONS]          play on CodinGame's protocol (stdin/stdout)
-  othello perft DEPTH        count leaves from the start position
+  othello perft DEPTH        count leaves from the start position (DEPTH <= 15)
   othello bench [--depth N]  fixed-depth search of fixed positions: nodes, time, nps
 options: --depth N, --time-ms N, --nodes N, --eval NAME, --seed N (see the crate's --help)
 ";
@@ -161,6 +162,10 @@ fn number<T: core::str::FromStr>(flag: &str, value: Option<&String>) -> Result<T
         .map_err(|_| format!("{flag}: expected a non-negative number, found {value:?}"))
 }
 
+/// The deepest `perft` accepted: about an hour on one core (depth 11
+/// takes 0.4 s, and every ply multiplies the count by about 8).
+pub const MAX_PERFT_DEPTH: u32 = 15;
+
 /// Parses the arguments after the program name.
 ///
 /// # Errors
@@ -172,6 +177,13 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         Some("perft") => {
             it.next();
             let depth = number("perft", it.next())?;
+            if depth > MAX_PERFT_DEPTH {
+                return Err(format!(
+                    "perft: depth {depth} cannot finish (each ply costs about 8 times the one \
+                     before: depth 11 takes under a second, {MAX_PERFT_DEPTH} about an hour); \
+                     give at most {MAX_PERFT_DEPTH}"
+                ));
+            }
             if let Some(extra) = it.next() {
                 return Err(format!("perft: unexpected argument {extra:?}"));
             }
@@ -345,6 +357,12 @@ mod tests {
     fn parses_the_documented_forms() {
         assert_eq!(parse(&args("")), Ok(Command::Bot(BotOptions::default())));
         assert_eq!(parse(&args("perft 9")), Ok(Command::Perft(9)));
+        assert_eq!(parse(&args("perft 15")), Ok(Command::Perft(15)));
+        let e = parse(&args("perft 99")).unwrap_err();
+        assert!(
+            e.contains("cannot finish") && e.contains("at most 15"),
+            "{e}"
+        );
         assert_eq!(
             parse(&args("bench")),
             Ok(Command::Bench(BenchOptions {

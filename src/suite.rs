@@ -32,8 +32,15 @@ pub struct Summary {
     pub timeouts: usize,
 }
 
+/// The most empties solved without `--time-ms`: FFO #59 (34 empties) takes
+/// minutes; every further empty multiplies the work by about 3-4, so a
+/// position much earlier would run for days.
+pub const MAX_UNBOUNDED_EMPTIES: u32 = 36;
+
 /// Solves every position of the OBF `text`, calling `emit` with each line
-/// of the report as soon as it is known. `time_ms` bounds each solve.
+/// of the report as soon as it is known. `time_ms` bounds each solve;
+/// without it, a position of more than [`MAX_UNBOUNDED_EMPTIES`] empties is
+/// refused (an error line, counted as malformed).
 pub fn run(
     text: &str,
     wld: bool,
@@ -56,6 +63,16 @@ pub fn run(
         };
         summary.positions += 1;
         let n = summary.positions;
+        let empties = position.board.empty_count();
+        if time_ms.is_none() && empties > MAX_UNBOUNDED_EMPTIES {
+            summary.malformed += 1;
+            emit(Output::Error(format!(
+                "line {}: {empties} empties cannot be solved without a time limit (at most \
+                 {MAX_UNBOUNDED_EMPTIES}); bound it with --time-ms T",
+                i + 1
+            )));
+            continue;
+        }
         let t0 = Instant::now();
         solver.set_deadline(match time_ms {
             Some(ms) => Deadline::new(t0, Duration::from_millis(ms)),

@@ -287,3 +287,21 @@ fn the_bot_solves_late_and_falls_back_when_the_solve_cannot_finish() {
     assert!(matches!(r.score, Score::Selective(_)), "{r:?}");
     assert!(hard.board.is_legal(r.best));
 }
+
+/// An early position without a time limit is refused, naming its line;
+/// with `--time-ms` it is tried (and times out).
+#[test]
+fn an_early_position_needs_a_time_limit() {
+    let start = "---------------------------OX------XO--------------------------- X;";
+    let text = format!("{}\n{start}\n", FFORUM_1_19.lines().next().unwrap());
+    let mut out = Vec::new();
+    let summary = suite::run(&text, false, None, &mut solver(), |o| out.push(o));
+    assert_eq!((summary.positions, summary.malformed), (2, 1));
+    assert!(
+        matches!(&out[1], Output::Error(e) if e.starts_with("line 2: 60 empties") && e.contains("--time-ms")),
+        "{out:?}"
+    );
+    let mut out = Vec::new();
+    let summary = suite::run(&text, false, Some(20), &mut solver(), |o| out.push(o));
+    assert_eq!((summary.malformed, summary.timeouts), (0, 1));
+}
