@@ -112,8 +112,15 @@ pub fn player(flag: &str, command: &str, name: Option<&str>) -> Result<PlayerArg
     let program = argv
         .first()
         .ok_or_else(|| format!("{flag}: empty command"))?;
-    if find_program(program).is_none() {
-        return Err(format!("{flag}: program {program:?} not found"));
+    match find_program(program) {
+        None => return Err(format!("{flag}: program {program:?} not found")),
+        Some(path) if !is_executable(&path) => {
+            return Err(format!(
+                "{flag}: program {program:?} is not executable (chmod +x {})",
+                path.display()
+            ))
+        }
+        Some(_) => {}
     }
     let default_name = || {
         let base = std::path::Path::new(program)
@@ -131,19 +138,24 @@ pub fn player(flag: &str, command: &str, name: Option<&str>) -> Result<PlayerArg
     })
 }
 
-/// Where `program` is: itself if it names a path, else the first match in
-/// `PATH`.
+/// Where `program` is: itself if it names a path, else the first
+/// executable match in `PATH` (as a shell looks it up).
 pub fn find_program(program: &str) -> Option<PathBuf> {
-    let is_file = |p: &std::path::Path| p.is_file();
     if program.contains('/') {
         let p = PathBuf::from(program);
-        return is_file(&p).then_some(p);
+        return p.is_file().then_some(p);
     }
     std::env::var_os("PATH").and_then(|paths| {
         std::env::split_paths(&paths)
             .map(|dir| dir.join(program))
-            .find(|p| is_file(p))
+            .find(|p| p.is_file() && is_executable(p))
     })
+}
+
+/// Whether any execute permission bit of `path` is set.
+fn is_executable(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
 }
 
 /// Reads `--sprt`.
@@ -192,6 +204,11 @@ mod tests {
             .unwrap_err()
             .contains("not found"));
         assert!(player("--p1", "sh -c 'open", None).is_err());
+        let plain = std::env::temp_dir().join(format!("not-executable-{}", std::process::id()));
+        std::fs::write(&plain, "#!/bin/sh\necho d3\n").unwrap();
+        let e = player("--p1", &plain.display().to_string(), None).unwrap_err();
+        std::fs::remove_file(&plain).unwrap();
+        assert!(e.contains("is not executable"), "{e}");
         assert_eq!(replay("g.jsonl:3").unwrap(), (PathBuf::from("g.jsonl"), 3));
         assert!(replay("g.jsonl").is_err());
         assert!(replay("g.jsonl:0").is_err());

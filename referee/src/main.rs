@@ -108,6 +108,13 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         seed,
         openings: openings_source,
     };
+    // Every output file is checked before the first game, not after the
+    // last: an unwritable path must not cost a match.
+    for (flag, path) in [("--json", &args.json), ("--ggf", &args.ggf)] {
+        if let Some(path) = path {
+            check_writable(path).map_err(|e| format!("{flag} {}: {e}", path.display()))?;
+        }
+    }
     if let Some(dir) = &args.stderr_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("--stderr-dir {}: {e}", dir.display()))?;
     }
@@ -227,32 +234,48 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
             cpu.as_secs_f64() * 1e6 / moves as f64
         ));
     }
-    if let Some(e) = write_error {
-        eprintln!("referee: {e}");
-    }
+    let mut failures: Vec<String> = write_error.into_iter().collect();
 
     records.sort_by_key(|r| r.game);
     let s = summarize(&records);
     output::print(&summary::text(&s));
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&s).expect("the summary serializes");
-        write_file(path, &(text + "\n"), "--json");
+        failures.extend(write_file(path, &(text + "\n"), "--json"));
     }
     if let Some(path) = &args.ggf {
         let text: String = records
             .iter()
             .map(|r| ggf::game(r, [&names[0], &names[1]]) + "\n")
             .collect();
-        write_file(path, &text, "--ggf");
+        failures.extend(write_file(path, &text, "--ggf"));
     }
-    Ok(())
+    // The match was played and summarised; a lost output still fails.
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("; "))
+    }
 }
 
-/// Writes an output file; a failure is reported but does not undo the match.
-fn write_file(path: &std::path::Path, text: &str, flag: &str) {
-    if let Err(e) = std::fs::write(path, text) {
-        eprintln!("referee: {flag} {}: {e}", path.display());
+/// Whether `path` can be written, without changing an existing file (a
+/// missing one is created empty, as the match will write it anyway).
+fn check_writable(path: &std::path::Path) -> std::io::Result<()> {
+    if path.is_dir() {
+        return Err(std::io::Error::other("is a directory"));
     }
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map(drop)
+}
+
+/// Writes an output file: the error, if it fails (the match is not undone).
+fn write_file(path: &std::path::Path, text: &str, flag: &str) -> Option<String> {
+    std::fs::write(path, text)
+        .err()
+        .map(|e| format!("{flag} {}: {e}", path.display()))
 }
 
 /// The openings of the pairs, and a description of where they came from.

@@ -274,11 +274,42 @@ fn bad_arguments_exit_2_with_a_message() {
         (&["--p1", &first, "--p2", "sh -c 'open"], "--p2"),
         (&["--replay", "x.jsonl"], "FILE:N"),
         (&["--replay", "/no/such/file:1"], "/no/such/file"),
+        // Unwritable outputs are refused before the first game.
+        (
+            &[
+                "--p1",
+                &first,
+                "--p2",
+                &first,
+                "--json",
+                "/no/such/dir/m.json",
+            ],
+            "--json /no/such/dir/m.json",
+        ),
+        (
+            &["--p1", &first, "--p2", &first, "--ggf", "/tmp"],
+            "--ggf /tmp: is a directory",
+        ),
+        (
+            &[
+                "--p1",
+                &first,
+                "--p2",
+                &first,
+                "--games-out",
+                "/no/such/dir/g.jsonl",
+            ],
+            "/no/such/dir/g.jsonl",
+        ),
     ];
     for (args, expected) in cases {
         let out = run(args, 2);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(
+            !String::from_utf8_lossy(&out.stdout).contains("Score of"),
+            "{args:?}: a match was played"
+        );
     }
 }
 
