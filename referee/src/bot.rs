@@ -54,8 +54,12 @@ pub enum Reply {
     /// No answer within the limit; `Some(late)` if one came during
     /// [`LATE_ANSWER_GRACE`] after the limit, `late` past the limit.
     Timeout(Option<Duration>),
-    /// The bot closed its output (or its input) without answering.
-    Closed,
+    /// The bot closed a pipe without answering: its input (`input: true`,
+    /// the turn could not be written) or its output.
+    Closed {
+        /// Whether it was the input.
+        input: bool,
+    },
 }
 
 /// How a process ended.
@@ -151,7 +155,7 @@ impl Bot {
     pub fn ask(&mut self, text: &str, limit: Duration) -> Reply {
         let start = Instant::now();
         if self.send(text).is_err() {
-            return Reply::Closed;
+            return Reply::Closed { input: true };
         }
         let late = |at: Instant| at.saturating_duration_since(start).saturating_sub(limit);
         match self
@@ -166,7 +170,7 @@ impl Bot {
                     Reply::Timeout(Some(late(at)))
                 }
             }
-            Err(RecvTimeoutError::Disconnected) => Reply::Closed,
+            Err(RecvTimeoutError::Disconnected) => Reply::Closed { input: false },
             Err(RecvTimeoutError::Timeout) => {
                 let answer = self.lines.recv_timeout(LATE_ANSWER_GRACE).ok();
                 Reply::Timeout(answer.map(|(at, _)| late(at)))

@@ -75,8 +75,9 @@ pub struct GamesFile {
 /// Reads a games file.
 ///
 /// # Errors
-/// `FILE:LINE: reason` for a missing or wrong header, or a bad record
-/// before the last line.
+/// `FILE:LINE: reason` for a missing or wrong header, a bad record before
+/// the last line, a game number 0 or a game recorded twice. Record `i`
+/// (from 0) is on line `i + 2`.
 pub fn read(path: &Path) -> Result<GamesFile, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let at = |line: usize, e: &dyn std::fmt::Display| format!("{}:{line}: {e}", path.display());
@@ -90,10 +91,20 @@ pub fn read(path: &Path) -> Result<GamesFile, String> {
     }
     let mut valid_len = first.len() as u64;
     let mut records = Vec::new();
+    let mut seen = std::collections::HashMap::new();
     while let Some((i, line)) = lines.next() {
         let last = lines.peek().is_none();
         match serde_json::from_str::<GameRecord>(line) {
             Ok(r) if line.ends_with('\n') => {
+                if r.game == 0 {
+                    return Err(at(i + 1, &"game 0 (games are numbered from 1)"));
+                }
+                if let Some(before) = seen.insert(r.game, i + 1) {
+                    return Err(at(
+                        i + 1,
+                        &format!("game {} is recorded twice (also on line {before})", r.game),
+                    ));
+                }
                 records.push(r);
                 valid_len += line.len() as u64;
             }

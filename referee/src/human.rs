@@ -32,7 +32,7 @@ impl Human {
             let _ = out.flush();
             line.clear();
             match io::stdin().lock().read_line(&mut line) {
-                Ok(0) | Err(_) => return Reply::Closed,
+                Ok(0) | Err(_) => return Reply::Closed { input: false },
                 Ok(_) => {}
             }
             let word = line.trim().to_ascii_lowercase();

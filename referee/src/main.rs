@@ -147,6 +147,20 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
                     path.display()
                 ));
             }
+            if let Some((i, r)) = file
+                .records
+                .iter()
+                .enumerate()
+                .find(|(_, r)| r.game > games)
+            {
+                return Err(format!(
+                    "--resume: {}:{}: game {} is outside this match of {games} games \
+                     (give the --games of the match that wrote the file)",
+                    path.display(),
+                    i + 2,
+                    r.game
+                ));
+            }
             let writer = games_file::GamesWriter::append(path, file.valid_len)?;
             (file.records, Some(writer))
         }

@@ -231,7 +231,15 @@ fn judge(
             if actions & answer.square.bit() == 0 {
                 return Err(fault(
                     FaultKind::Illegal,
-                    format!("{} is not among the legal moves ({line:?})", answer.square),
+                    format!(
+                        "{} is not legal here (legal: {}; the answer was {line:?})",
+                        answer.square,
+                        othello::Bitboard(actions)
+                            .squares()
+                            .map(|sq| sq.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ),
                 ));
             }
             Ok((
@@ -263,7 +271,7 @@ fn judge(
                 },
             )
         }),
-        Reply::Closed => {
+        Reply::Closed { input } => {
             let player = seat.player.as_mut().expect("started players only");
             let (status, tail) = match player {
                 Player::Bot(bot) => (bot.exit_status(), bot.stderr_tail()),
@@ -286,7 +294,10 @@ fn judge(
                     stderr_tail: tail,
                     ..fault(
                         FaultKind::Crash,
-                        "closed its output without answering".into(),
+                        format!(
+                            "closed its {} without answering",
+                            if input { "input" } else { "output" }
+                        ),
                     )
                 },
             })

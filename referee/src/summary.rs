@@ -221,7 +221,19 @@ pub fn summarize(
 
 fn opt(x: Option<f64>, digits: usize) -> String {
     match x {
-        Some(v) => format!("{v:.digits$}"),
+        Some(v) => {
+            let text = format!("{v:.digits$}");
+            // A value that rounds to zero is shown without a sign ("-0.0").
+            if text
+                .trim_start_matches('-')
+                .chars()
+                .all(|c| c == '0' || c == '.')
+            {
+                text.trim_start_matches('-').to_string()
+            } else {
+                text
+            }
+        }
         None => "n/a".into(),
     }
 }
@@ -325,4 +337,18 @@ pub fn text(s: &Summary) -> String {
         );
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::opt;
+
+    #[test]
+    fn a_value_that_rounds_to_zero_has_no_sign() {
+        assert_eq!(opt(Some(-0.0), 1), "0.0");
+        assert_eq!(opt(Some(-0.04), 1), "0.0");
+        assert_eq!(opt(Some(-0.06), 1), "-0.1");
+        assert_eq!(opt(Some(12.34), 1), "12.3");
+        assert_eq!(opt(None, 1), "n/a");
+    }
 }

@@ -104,7 +104,7 @@ fn an_illegal_move_loses() {
     assert!(r[0]["fault"]["detail"]
         .as_str()
         .unwrap()
-        .starts_with("a1 is not among the legal moves"));
+        .starts_with("a1 is not legal here (legal: "));
 }
 
 #[test]

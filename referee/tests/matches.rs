@@ -145,6 +145,22 @@ fn resume_plays_only_the_missing_games() {
     let other = [&base[..], &["--resume"]].concat();
     let out = play(&first, &first, &other, 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("belongs to another match"));
+
+    // A game recorded twice, or a smaller --games than the file's, is
+    // refused with the line; the file is left as it was.
+    let twice = format!("{text}{}\n", new_lines[2]);
+    std::fs::write(&games_out, &twice).unwrap();
+    let out = play(&first, &flood, &other, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("games.jsonl:8: game "), "{err}");
+    assert!(err.contains(" is recorded twice (also on line 3)"), "{err}");
+    assert_eq!(std::fs::read_to_string(&games_out).unwrap(), twice);
+    std::fs::write(&games_out, &text).unwrap();
+    let fewer = [&base[2..], &["--games", "2", "--resume"]].concat();
+    let out = play(&first, &flood, &fewer, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is outside this match of 2 games"), "{err}");
+    assert_eq!(std::fs::read_to_string(&games_out).unwrap(), text);
 }
 
 #[test]
