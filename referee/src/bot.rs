@@ -194,6 +194,21 @@ impl Bot {
         }
     }
 
+    /// The bot process's peak resident memory so far (`VmHWM` of
+    /// `/proc/PID/status`), in kB; `None` once it has exited or where
+    /// `/proc` does not say.
+    pub fn peak_memory_kb(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))?
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()
+    }
+
     /// The last lines the bot wrote to stderr. The stderr thread may still
     /// be copying what a bot wrote just before it exited: wait for it to
     /// reach the end of the stream, at most [`CRASH_STATUS_WAIT`] (a child

@@ -42,6 +42,12 @@ pub struct Args {
     /// Tolerance added to every limit, in ms (0: strict like CodinGame).
     #[arg(long, default_value_t = 0)]
     pub margin_ms: u64,
+    /// Memory limit of each bot in MB, like CodinGame's 768 (0: none). The
+    /// bot process's peak resident memory (VmHWM) is read after every
+    /// answer; over the limit, it loses by a `memory` fault. Children are
+    /// not counted: a wrapper script should `exec` its bot.
+    #[arg(long, default_value_t = 768)]
+    pub memory_mb: u64,
     /// Openings file: one transcript per line (`f5d6c3d3`), `#` comments.
     #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
     pub openings: Option<PathBuf>,

@@ -135,6 +135,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
                     .map(|d| d.join(format!("game-{game:04}-{s}.stderr")))
             }),
             limits,
+            memory_mb: (args.memory_mb > 0).then_some(args.memory_mb),
         })
         .collect();
 

@@ -45,6 +45,8 @@ pub struct GameSetup {
     pub stderr_files: [Option<PathBuf>; 2],
     /// Time limits.
     pub limits: TimeLimits,
+    /// Peak resident memory allowed to each bot, in MB (`None`: no limit).
+    pub memory_mb: Option<u64>,
 }
 
 /// Something that plays moves.
@@ -164,6 +166,21 @@ pub fn play(
             }
             Player::Human(human) => human.ask(&game),
         };
+        if let (Some(limit_mb), Some(Player::Bot(bot))) = (setup.memory_mb, seat.player.as_ref()) {
+            if let Some(peak_kb) = bot.peak_memory_kb().filter(|&kb| kb > limit_mb * 1024) {
+                record.fault = Some(Fault {
+                    by: side,
+                    kind: FaultKind::Memory,
+                    detail: format!(
+                        "peak resident memory {:.1} MB, over the {limit_mb} MB limit",
+                        peak_kb as f64 / 1024.0
+                    ),
+                    overrun_ms: None,
+                    stderr_tail: None,
+                });
+                break;
+            }
+        }
         match judge(reply, actions, limit, seat) {
             Ok((mv, expert)) => {
                 seat.expert |= expert;

@@ -58,6 +58,8 @@ pub enum FaultKind {
     Illegal,
     /// A line that is not a move.
     Unreadable,
+    /// The process's peak resident memory went over `--memory-mb`.
+    Memory,
 }
 
 impl std::fmt::Display for FaultKind {
@@ -68,6 +70,7 @@ impl std::fmt::Display for FaultKind {
             FaultKind::NoOutput => "no output",
             FaultKind::Illegal => "illegal move",
             FaultKind::Unreadable => "unreadable answer",
+            FaultKind::Memory => "memory",
         })
     }
 }

@@ -30,6 +30,9 @@ pub struct PlayerSummary {
     pub unreadable: u64,
     /// Losses by exiting with status 0 without answering.
     pub no_output: u64,
+    /// Losses by a peak resident memory over `--memory-mb`.
+    #[serde(default)]
+    pub memory: u64,
     /// Mean final disc difference (empties to the winner) over the games
     /// that ended on the board; `null` if none did.
     pub mean_disc_diff: Option<f64>,
@@ -156,6 +159,7 @@ fn player(records: &[GameRecord], side: Side, name: &str, command: &str) -> Play
         illegal: faults(&[FaultKind::Illegal, FaultKind::Unreadable]),
         unreadable: faults(&[FaultKind::Unreadable]),
         no_output: faults(&[FaultKind::NoOutput]),
+        memory: faults(&[FaultKind::Memory]),
         mean_disc_diff: (!diffs.is_empty())
             .then(|| diffs.iter().map(|&d| f64::from(d)).sum::<f64>() / diffs.len() as f64),
         killed_after_end: records
@@ -305,13 +309,14 @@ pub fn text(s: &Summary) -> String {
     for (p, timing) in [(&s.p1, &s.timing.p1), (&s.p2, &s.timing.p2)] {
         let _ = writeln!(
             t,
-            "{}: {} timeouts, {} crashes, {} illegal ({} unreadable), {} no output, {} killed after the end; mean disc diff {}",
+            "{}: {} timeouts, {} crashes, {} illegal ({} unreadable), {} no output, {} over memory, {} killed after the end; mean disc diff {}",
             p.name,
             p.timeouts,
             p.crashes,
             p.illegal,
             p.unreadable,
             p.no_output,
+            p.memory,
             p.killed_after_end,
             opt(p.mean_disc_diff, 1)
         );

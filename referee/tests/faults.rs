@@ -176,3 +176,36 @@ fn expert_mode_sends_the_opponent_moves_line() {
         assert!(g["moves"].as_array().unwrap().len() > 50);
     }
 }
+
+#[test]
+fn a_bot_over_the_memory_limit_loses_and_one_under_it_plays_on() {
+    let dir = scratch("memory");
+    let summary = dir.join("summary.json");
+    let games_out = dir.join("games.jsonl");
+    let hog = format!("{} 64", bot("memory.sh"));
+    let base = [
+        "--games",
+        "2",
+        "--first-turn-ms",
+        "2000",
+        "--json",
+        arg(&summary),
+        "--games-out",
+        arg(&games_out),
+    ];
+    play(
+        &hog,
+        &bot("first.sh"),
+        &[&base[..], &["--memory-mb", "32"]].concat(),
+        0,
+    );
+    let (s, r) = (json(&summary), games(&games_out));
+    assert_p1_lost_by(&s, &r, "memory", "memory");
+    let detail = r[0]["fault"]["detail"].as_str().unwrap();
+    assert!(detail.contains("over the 32 MB limit"), "{detail}");
+    // The default limit (768 MB) lets it play whole games.
+    play(&hog, &bot("first.sh"), &base, 0);
+    let s = json(&summary);
+    assert_eq!(s["p1"]["memory"], 0, "{s:#}");
+    assert_eq!(s["p1"]["crashes"], 0, "{s:#}");
+}
