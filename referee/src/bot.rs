@@ -102,6 +102,9 @@ impl Bot {
         let (program, args) = argv
             .split_first()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
+        // Registered under the lock it is started under: a concurrent
+        // game's sweep of orphans never sees it unregistered.
+        let mut live = live_groups();
         let mut child = Command::new(program)
             .args(args)
             .env(SEED_ENV, seed.to_string())
@@ -110,7 +113,8 @@ impl Bot {
             .stderr(Stdio::piped())
             .process_group(0)
             .spawn()?;
-        live_groups().push(child.id());
+        live.push(child.id());
+        drop(live);
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
@@ -234,12 +238,23 @@ impl Bot {
             thread::sleep(POLL);
             exited = peek_exit(pid).is_some();
         }
+        // Descendants that left the group (setsid) are found through their
+        // parents while those still live.
+        let escaped = descendants(pid);
         // The leader is not reaped yet, so its pid still names this group
         // and no other: killing it cannot hit an unrelated process.
         kill_group(pid);
+        for &p in &escaped {
+            kill(p);
+        }
         // Out of the registry before the pid is freed by reaping.
-        live_groups().retain(|&p| p != pid);
+        let mut live = live_groups();
+        live.retain(|&p| p != pid);
         let _ = self.child.wait();
+        // Orphans whose parent died earlier were adopted by the referee
+        // (a child subreaper): every child that is not a live bot is one.
+        sweep_orphans(&live);
+        drop(live);
         // The pipes close once every process of the group is dead; a
         // grandchild that left the group could keep them open, so the
         // threads are waited for briefly and then left behind.
@@ -307,6 +322,75 @@ fn peek_exit(pid: u32) -> Option<ExitKind> {
         } else {
             ExitKind::Signal(status)
         })
+    }
+}
+
+/// Makes the referee the reaper of every orphaned descendant of its bots
+/// (Linux's child subreaper), so that none outlives the match.
+pub fn adopt_orphans() {
+    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only sets a flag on this
+    // process.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
+}
+
+/// The parent of every process, from `/proc/PID/stat`.
+fn parents() -> Vec<(u32, u32)> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| {
+        let pid: u32 = e.ok()?.file_name().to_str()?.parse().ok()?;
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // `pid (comm) state ppid ...`; comm may hold spaces and parentheses.
+        let ppid = stat
+            .rsplit(')')
+            .next()?
+            .split_whitespace()
+            .nth(1)?
+            .parse()
+            .ok()?;
+        Some((pid, ppid))
+    })
+    .collect()
+}
+
+/// Every living descendant of `root`, by parent links.
+fn descendants(root: u32) -> Vec<u32> {
+    let links = parents();
+    let mut found = vec![root];
+    let mut i = 0;
+    while i < found.len() {
+        let p = found[i];
+        found.extend(links.iter().filter(|&&(_, pp)| pp == p).map(|&(c, _)| c));
+        i += 1;
+    }
+    found.remove(0);
+    found
+}
+
+/// Kills and reaps the referee's children that are not live bots: orphans
+/// adopted through [`adopt_orphans`]. `live` is the locked registry.
+fn sweep_orphans(live: &[u32]) {
+    let me = std::process::id();
+    for (pid, _) in parents()
+        .into_iter()
+        .filter(|&(p, pp)| pp == me && !live.contains(&p))
+    {
+        kill(pid);
+        // SAFETY: waitpid on our own child, which SIGKILL ends promptly.
+        unsafe {
+            libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0);
+        }
+    }
+}
+
+/// Sends SIGKILL to the process `pid`.
+fn kill(pid: u32) {
+    // SAFETY: kill only sends a signal; a process already gone gives ESRCH.
+    unsafe {
+        libc::kill(pid as libc::pid_t, libc::SIGKILL);
     }
 }
 

@@ -34,6 +34,7 @@ const DEMO_GAMES: usize = 4;
 fn main() -> ExitCode {
     let demo = std::env::args_os().len() == 1;
     let args = Args::parse();
+    bot::adopt_orphans();
     // Bots live in their own process groups, out of reach of the
     // terminal's Ctrl-C: kill them before leaving. Finished games are
     // already in --games-out, so --resume continues the match.

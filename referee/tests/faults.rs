@@ -86,6 +86,26 @@ fn a_hang_loses_on_time_and_the_bot_and_its_child_are_killed() {
 }
 
 #[test]
+fn processes_that_leave_the_bot_group_do_not_survive_the_match() {
+    let dir = scratch("escape-pids");
+    let pids = dir.join("pids");
+    let command = format!("{} {}", bot("escape.sh"), pids.display());
+    let (s, _) = match_against_first("escape", &command);
+    assert_eq!(s["games"], 2);
+    let text = std::fs::read_to_string(&pids).expect("the bot wrote its pids");
+    let pids: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(pids.len(), 4, "two games, two escaped processes each");
+    for pid in pids {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+        assert!(
+            stat.is_empty() || state.starts_with('Z'),
+            "process {pid} survived: {stat}"
+        );
+    }
+}
+
+#[test]
 fn garbage_is_unreadable_and_counts_as_illegal() {
     let (s, r) = match_against_first("garbage", &bot("garbage.sh"));
     assert_p1_lost_by(&s, &r, "unreadable", "illegal");
