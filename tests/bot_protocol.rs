@@ -112,7 +112,7 @@ fn does_not_depend_on_the_order_of_the_actions() {
 #[test]
 fn a_board_that_disagrees_with_the_list_still_plays_a_listed_move() {
     // Listed: only h8, which is not legal on the board.
-    let o = run(&[], &format!("0\n8\n{START_ROWS}1\nh8\n"));
+    let o = run(&[], format!("0\n8\n{START_ROWS}1\nh8\n"));
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(moves_of(&o), ["h8"]);
     assert_eq!(
@@ -123,7 +123,7 @@ fn a_board_that_disagrees_with_the_list_still_plays_a_listed_move() {
     );
     assert!(stderr(&o).contains("warning"));
     // Listed: d3 and h8; only d3 is legal, so d3 is played.
-    let o = run(&[], &format!("0\n8\n{START_ROWS}2\nh8\nd3\n"));
+    let o = run(&[], format!("0\n8\n{START_ROWS}2\nh8\nd3\n"));
     assert_eq!(moves_of(&o), ["d3"]);
 }
 
