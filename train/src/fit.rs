@@ -33,7 +33,7 @@ pub struct FitConfig {
 impl Default for FitConfig {
     fn default() -> FitConfig {
         FitConfig {
-            anchors: vec![0, 10, 20, 30, 40, 50, 60],
+            anchors: vec![0, 15, 30, 45, 60],
             epochs: 8,
             learning_rate: 0.002,
             decay: 0.85,
