@@ -23,10 +23,10 @@ const QUOTED_BYTES: usize = 40;
 
 /// Lines of a reader, at most [`MAX_LINE_BYTES`] long and valid UTF-8. The
 /// iteration ends at the end of input or at the first bad line, which
-/// [`CheckedLines::error`] then describes.
+/// [`CheckedLines::error`] then describes (the line's number is the one
+/// after the last line [`Lines`] received).
 struct CheckedLines<R> {
     reader: R,
-    number: usize,
     error: Option<String>,
 }
 
@@ -34,7 +34,6 @@ impl<R: BufRead> CheckedLines<R> {
     fn new(reader: R) -> CheckedLines<R> {
         CheckedLines {
             reader,
-            number: 0,
             error: None,
         }
     }
@@ -53,23 +52,21 @@ impl<R: BufRead> Iterator for CheckedLines<R> {
             return None;
         }
         let mut buf = Vec::new();
-        let line = self.number + 1;
         let cap = MAX_LINE_BYTES as u64 + 1;
         match <&mut R as io::Read>::take(&mut self.reader, cap).read_until(b'\n', &mut buf) {
             Ok(0) => return None,
             Ok(_) => {}
             Err(e) => {
-                self.error = Some(format!("line {line}: read error: {e}"));
+                self.error = Some(format!("read error: {e}"));
                 return None;
             }
         }
-        self.number = line;
         if buf.last() == Some(&b'\n') {
             buf.pop();
         } else if buf.len() > MAX_LINE_BYTES {
             let start = String::from_utf8_lossy(&buf[..QUOTED_BYTES]).into_owned();
             self.error = Some(format!(
-                "line {line}: longer than {MAX_LINE_BYTES} bytes (it starts {start:?})"
+                "longer than {MAX_LINE_BYTES} bytes (it starts {start:?})"
             ));
             return None;
         }
@@ -77,7 +74,7 @@ impl<R: BufRead> Iterator for CheckedLines<R> {
             Ok(text) => Some(text),
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
-                self.error = Some(format!("line {line}: not UTF-8 text (byte {})", at + 1));
+                self.error = Some(format!("not UTF-8 text (byte {})", at + 1));
                 None
             }
         }
@@ -262,22 +259,26 @@ fn next_nonblank<I: Iterator<Item = String>>(lines: &mut Lines<I>) -> Option<Str
     }
 }
 
+/// The bad line that cut the input short, if one did, with its number.
+fn input_error<R: BufRead>(lines: &Lines<CheckedLines<R>>) -> Option<String> {
+    let e = lines.source().error()?;
+    Some(format!("line {}: {e}", lines.line_number() + 1))
+}
+
 /// The input ended between turns: quietly, unless a bad line ended it.
 fn end_of_input<R: BufRead>(lines: &Lines<CheckedLines<R>>) -> ExitCode {
-    match lines.source().error() {
-        Some(e) => {
-            eprintln!("othello: malformed input: {e}");
-            ExitCode::from(EXIT_USAGE)
-        }
+    match input_error(lines) {
+        Some(e) => report_malformed(&e),
         None => ExitCode::SUCCESS,
     }
 }
 
 /// A protocol error; a bad line that cut the input short is named instead.
 fn malformed<R: BufRead>(lines: &Lines<CheckedLines<R>>, e: &protocol::ProtocolError) -> ExitCode {
-    match lines.source().error() {
-        Some(bad) => eprintln!("othello: malformed input: {bad}"),
-        None => eprintln!("othello: malformed input: {e}"),
-    }
+    report_malformed(&input_error(lines).unwrap_or_else(|| e.to_string()))
+}
+
+fn report_malformed(what: &str) -> ExitCode {
+    eprintln!("othello: malformed input: {what}");
     ExitCode::from(EXIT_USAGE)
 }

@@ -166,12 +166,19 @@ fn malformed_inputs_name_the_line_and_exit_2() {
         ("0\n8\n........\n........\n".into(), "line 5"),
     ];
     for (input, line) in cases {
-        let o = run(&[], &input);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "input {input:?}: {err}");
-        assert_eq!(err.lines().count(), 1, "one line for {input:?}: {err}");
-        assert!(err.contains(line), "{input:?} should name {line}: {err}");
+        assert_malformed(input.as_bytes(), line);
     }
+}
+
+/// The bot fed `input` exits 2 with one short stderr line containing `what`.
+fn assert_malformed(input: &[u8], what: &str) {
+    let o = run(&[], input);
+    let err = stderr(&o);
+    let shown = String::from_utf8_lossy(&input[..input.len().min(80)]);
+    assert_eq!(o.status.code(), Some(2), "input {shown:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "one line for {shown:?}: {err}");
+    assert!(err.contains(what), "{shown:?} should name {what}: {err}");
+    assert!(err.len() < 200, "{shown:?}: a long error: {err}");
 }
 
 /// Input that is not text, or a line without end: exit 2 and one short
@@ -180,12 +187,10 @@ fn malformed_inputs_name_the_line_and_exit_2() {
 fn bytes_that_are_not_text_and_endless_lines_exit_2() {
     let mut endless = b"0\n8\n".to_vec();
     endless.extend(std::iter::repeat_n(b'.', 10 << 20));
-    let mut noise = Vec::with_capacity(1 << 20);
-    let mut x: u32 = 12345;
-    for _ in 0..1 << 20 {
-        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-        noise.push((x >> 16) as u8);
-    }
+    let mut rng = othello::rng::Rng::seed_from_u64(12345);
+    let noise: Vec<u8> = (0..1 << 17)
+        .flat_map(|_| rng.next_u64().to_le_bytes())
+        .collect();
     let cases: Vec<(Vec<u8>, &str)> = vec![
         (b"0\n8\n\xff\n".to_vec(), "line 3: not UTF-8"),
         (
@@ -196,12 +201,7 @@ fn bytes_that_are_not_text_and_endless_lines_exit_2() {
         (endless, "line 3: longer than 4096 bytes"),
     ];
     for (input, what) in cases {
-        let o = run(&[], &input);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
-        assert_eq!(err.lines().count(), 1, "{what}: {err}");
-        assert!(err.contains(what), "{what}: {err}");
-        assert!(err.len() < 200, "{what}: a long error: {err}");
+        assert_malformed(&input, what);
     }
 }
 

@@ -71,12 +71,18 @@ fn a_hang_loses_on_time_and_the_bot_and_its_child_are_killed() {
         .as_str()
         .unwrap()
         .contains("no answer within 1000 ms"));
-    let text = std::fs::read_to_string(&pids).expect("the bot wrote its pids");
+    assert_none_running(&pids, "two games, a shell and a child each");
+}
+
+/// Checks that the file `pids` lists 4 processes (`what` says which) and
+/// that none of them still runs.
+fn assert_none_running(pids: &std::path::Path, what: &str) {
+    let text = std::fs::read_to_string(pids).expect("the bot wrote its pids");
     let pids: Vec<&str> = text.split_whitespace().collect();
-    assert_eq!(pids.len(), 4, "two games, a shell and a child each");
+    assert_eq!(pids.len(), 4, "{what}");
     for pid in pids {
         let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        // Gone, or a zombie waiting for init: either way not running.
+        // Gone, or a zombie waiting for its reaper: either way not running.
         let state = stat.rsplit(')').next().unwrap_or("").trim_start();
         assert!(
             stat.is_empty() || state.starts_with('Z'),
@@ -92,17 +98,7 @@ fn processes_that_leave_the_bot_group_do_not_survive_the_match() {
     let command = format!("{} {}", bot("escape.sh"), pids.display());
     let (s, _) = match_against_first("escape", &command);
     assert_eq!(s["games"], 2);
-    let text = std::fs::read_to_string(&pids).expect("the bot wrote its pids");
-    let pids: Vec<&str> = text.split_whitespace().collect();
-    assert_eq!(pids.len(), 4, "two games, two escaped processes each");
-    for pid in pids {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let state = stat.rsplit(')').next().unwrap_or("").trim_start();
-        assert!(
-            stat.is_empty() || state.starts_with('Z'),
-            "process {pid} survived: {stat}"
-        );
-    }
+    assert_none_running(&pids, "two games, two escaped processes each");
 }
 
 #[test]

@@ -112,13 +112,16 @@ pub fn mae(model: &Model, canon: &[u32], samples: &[&Sample]) -> f64 {
     total / samples.len().max(1) as f64
 }
 
-/// Mean absolute error in discs over `samples` by empties, in buckets of
-/// 10 (0-9, 10-19, ...): (error, count) per bucket.
-pub fn mae_by_empties(model: &Model, canon: &[u32], samples: &[&Sample]) -> Vec<(f64, usize)> {
+/// Mean absolute error in discs of `predict` over `samples` by empties, in
+/// buckets of 10 (0-9, 10-19, ...): (error, count) per bucket.
+pub fn mae_by_empties(
+    samples: &[&Sample],
+    predict: impl Fn(&othello::Board) -> f64,
+) -> Vec<(f64, usize)> {
     let mut sums = vec![(0.0, 0); 7];
     for s in samples {
         let b = (s.board.empty_count() / 10) as usize;
-        sums[b].0 += (model.predict(canon, &s.board) - f32::from(s.label)).abs() as f64;
+        sums[b].0 += (predict(&s.board) - f64::from(s.label)).abs();
         sums[b].1 += 1;
     }
     sums.into_iter()
@@ -210,7 +213,7 @@ pub fn fit(samples: &[Sample], cfg: &FitConfig, bar: &ProgressBar) -> (Model, Fi
         sizes: (train.len(), valid.len()),
         history,
         best_epoch: best.2,
-        by_empties: mae_by_empties(&best.1, &canon, &valid),
+        by_empties: mae_by_empties(&valid, |b| f64::from(best.1.predict(&canon, b))),
     };
     (best.1, report)
 }

@@ -499,20 +499,14 @@ fn fit_and_write(o: &Options, samples: &[gen::Sample], how: &str) -> Result<(), 
     }
     // The weights compiled into this binary (the previous generation), on
     // the same validation positions: the comparison by phase.
-    let compiled = pattern::tables();
-    let mut before = vec![(0.0f64, 0usize); report.by_empties.len()];
-    for s in valid.iter() {
-        let v = compiled.evaluate(&s.board) as f64 / othello::eval::SCALE as f64;
-        let b = &mut before[(s.board.empty_count() / 10) as usize];
-        b.0 += (v - f64::from(s.label)).abs();
-        b.1 += 1;
-    }
-    for (b, (e, n)) in report.by_empties.iter().enumerate() {
+    let before = fit::mae_by_empties(&valid, |b| {
+        f64::from(pattern::evaluate(b)) / f64::from(othello::eval::SCALE)
+    });
+    for (b, ((e, n), (old, _))) in report.by_empties.iter().zip(&before).enumerate() {
         println!(
-            "empties {:>2}-{:>2}: validation MAE {e:.3}, compiled weights {:.3} ({n} positions)",
+            "empties {:>2}-{:>2}: validation MAE {e:.3}, compiled weights {old:.3} ({n} positions)",
             b * 10,
-            b * 10 + 9,
-            before[b].0 / before[b].1.max(1) as f64
+            b * 10 + 9
         );
     }
     let shares: Vec<String> = pattern::PATTERNS
