@@ -1,6 +1,7 @@
 //! An Othello engine for CodinGame: bitboard rules, evaluations, searches,
 //! an endgame solver and the CodinGame protocol. The library does no I/O;
-//! the `othello` binary reads and prints.
+//! the `othello` binary (`src/bin/othello/`: the bot, its command line and
+//! the tools) reads and prints.
 //!
 //! ```
 //! use othello::{Board, perft::perft};
@@ -16,17 +17,15 @@
 pub mod bench;
 pub mod bitboard;
 pub mod board;
-pub mod cli;
 pub mod dispatch;
 pub mod eval;
 pub mod game;
 pub mod kernels;
-// Offline tools, not part of the CodinGame submission (docs/bundle.md).
+// The OBF suites' format (`othello solve`), not part of the CodinGame
+// submission (docs/bundle.md).
 #[cfg(not(cargo_equip))]
 pub mod obf;
 pub mod perft;
-#[cfg(not(cargo_equip))]
-pub mod playouts;
 pub mod protocol;
 // The slow test oracle is not part of the submission.
 #[cfg(not(cargo_equip))]
@@ -34,10 +33,7 @@ pub mod reference;
 pub mod rng;
 pub mod search;
 pub mod square;
-#[cfg(not(cargo_equip))]
-pub mod suite;
 pub mod time;
-pub mod tools;
 
 pub use bitboard::Bitboard;
 pub use board::{Board, Move};

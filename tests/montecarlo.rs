@@ -1,10 +1,11 @@
 //! The Monte Carlo strategies (`pmc`, `mcts`, `nmc`) through the common
 //! interface: legal answers on positions with one move, many moves and few
 //! empties, under a time budget and under a work limit; reproducibility;
-//! and the `othello playouts` table.
+//! and the per-move table of `othello playouts`.
 
-use othello::playouts::{move_table, random_game};
 use othello::rng::Rng;
+use othello::search::playout::random_game;
+use othello::search::stats::move_table;
 use othello::search::{create, Config, Limits, Strategy};
 use othello::time::Deadline;
 use othello::{Bitboard, Board};
@@ -132,23 +133,6 @@ fn without_a_clock_or_a_work_limit_a_search_still_stops() {
         assert!(board.is_legal(r.best), "{name}");
         assert_eq!(r.nodes, UNLIMITED_FALLBACK_PLAYOUTS, "{name}");
     }
-}
-
-#[test]
-fn the_playouts_table_is_an_8x8_grid_with_a_cell_per_move() {
-    let game = othello::Game::from_transcript("f5d6c3").unwrap();
-    let stats = move_table(&game.board(), 8, 2);
-    let text = othello::playouts::format_table(&game, &stats);
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 1 + 1 + 8 + 1, "{text}");
-    assert!(lines[0].starts_with("white to move (O), 8 random games"));
-    // White's 4 moves d3, f3, f4, g5 each show "mean/rate%".
-    assert_eq!(text.matches('%').count() - 2, 4, "{text}");
-    // Row 5: d5 white, e5 and f5 black, g5 one of white's moves.
-    let row5: Vec<&str> = lines[6].split_whitespace().collect();
-    assert_eq!(row5[..7], ["5", ".", ".", ".", "O", "X", "X"], "{text}");
-    assert!(row5[7].ends_with('%'), "{text}");
-    assert!(lines[10].starts_with("best: "));
 }
 
 /// A position where both legal moves take the opponent's last disc, so

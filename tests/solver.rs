@@ -4,7 +4,6 @@
 use othello::obf::{self, ObfPosition};
 use othello::rng::Rng;
 use othello::search::endgame::{Solver, Techniques};
-use othello::suite::{self, Output};
 use othello::time::Deadline;
 use othello::{Board, Move, Square};
 
@@ -238,27 +237,6 @@ fn passes_and_finished_games_are_solved() {
     assert_eq!(solver.solve_board(&full, false), Some((Move::Pass, 62)));
 }
 
-#[test]
-fn a_malformed_line_is_reported_with_its_number_and_the_rest_solved() {
-    let mut lines: Vec<&str> = FFORUM_1_19.lines().take(3).collect();
-    lines.insert(1, "this is not a position");
-    let text = lines.join("\n");
-    let mut out = Vec::new();
-    let summary = suite::run(&text, false, None, &mut solver(), |o| out.push(o));
-    assert_eq!(
-        (summary.positions, summary.malformed, summary.wrong),
-        (4, 1, 0)
-    );
-    assert!(matches!(&out[1], Output::Error(e) if e.starts_with("line 2:")));
-    let Output::Line(first) = &out[0] else {
-        panic!("{out:?}")
-    };
-    let fields: Vec<&str> = first.split_whitespace().collect();
-    assert_eq!(&fields[..3], ["1", "g8", "+18"]);
-    assert!(first.ends_with(" ok"), "{first}");
-    assert!(matches!(out.last(), Some(Output::Line(t)) if t.starts_with("total 4 ")));
-}
-
 /// The bot's search solves when few empties remain, and a solve that
 /// cannot finish in its share of the budget falls back to the midgame move.
 #[test]
@@ -286,22 +264,4 @@ fn the_bot_solves_late_and_falls_back_when_the_solve_cannot_finish() {
     );
     assert!(matches!(r.score, Score::Selective(_)), "{r:?}");
     assert!(hard.board.is_legal(r.best));
-}
-
-/// An early position without a time limit is refused, naming its line;
-/// with `--time-ms` it is tried (and times out).
-#[test]
-fn an_early_position_needs_a_time_limit() {
-    let start = "---------------------------OX------XO--------------------------- X;";
-    let text = format!("{}\n{start}\n", FFORUM_1_19.lines().next().unwrap());
-    let mut out = Vec::new();
-    let summary = suite::run(&text, false, None, &mut solver(), |o| out.push(o));
-    assert_eq!((summary.positions, summary.malformed), (2, 1));
-    assert!(
-        matches!(&out[1], Output::Error(e) if e.starts_with("line 2: 60 empties") && e.contains("--time-ms")),
-        "{out:?}"
-    );
-    let mut out = Vec::new();
-    let summary = suite::run(&text, false, Some(20), &mut solver(), |o| out.push(o));
-    assert_eq!((summary.malformed, summary.timeouts), (0, 1));
 }

@@ -384,8 +384,8 @@ impl Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::playouts::random_game;
     use crate::search::endgame::Solver;
+    use crate::search::playout::random_game;
     use crate::time::Deadline;
 
     /// The exact score of each move of `board` for its side to move.

@@ -277,6 +277,15 @@ impl Playouts {
     }
 }
 
+/// The positions of one random game from `board`, in order (the start
+/// included; positions where the side to move must pass are skipped), for
+/// tests and openings.
+pub fn random_game(board: &Board, rng: &mut Rng) -> Vec<Board> {
+    let mut log = Vec::new();
+    trace(board, rng, TO_THE_END, &mut log);
+    log.into_iter().map(|(b, _)| b).collect()
+}
+
 /// One random game played by the portable loop, recording every position
 /// (side to move first) and the square played there: for tests of
 /// legality and uniformity. Returns the outcome as [`Playouts::run`] does.

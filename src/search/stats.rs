@@ -3,10 +3,11 @@
 //! all from the view of the side to move at the root.
 
 use super::budget::Budget;
-use super::playout::win_value;
+use super::playout::{win_value, Playouts, TO_THE_END};
 use super::{Score, SearchResult};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
+use crate::rng::Rng;
 use crate::square::Square;
 
 /// What the playouts after one root move gave.
@@ -80,4 +81,27 @@ pub fn result(stats: &[MoveStat], depth: u32, budget: &Budget) -> SearchResult {
         nodes: budget.spent(),
         elapsed: budget.deadline().elapsed(),
     }
+}
+
+/// Plays `games` random games after each legal move of `board` (seeded by
+/// `seed`, four interleaved at a time) and returns each move's statistics
+/// from the view of the side to move in `board`, in square order (seed
+/// 002's per-move table). Empty when the side to move has no legal move.
+pub fn move_table(board: &Board, games: u64, seed: u64) -> Vec<MoveStat> {
+    let runner = Playouts::new();
+    let mut rng = Rng::seed_from_u64(seed);
+    let mut stats = root_stats(board, board.moves());
+    for stat in &mut stats {
+        let children = [stat.child; 4];
+        let mut left = games;
+        while left > 0 {
+            let scores = runner.run4(&children, &mut rng, TO_THE_END);
+            for &s in scores.iter().take(left.min(4) as usize) {
+                // The outcome is the opponent's: the root side's is its negation.
+                stat.add(-s);
+            }
+            left = left.saturating_sub(4);
+        }
+    }
+    stats
 }

@@ -1,12 +1,10 @@
 //! The command line of the `othello` binary, parsed without I/O so that
-//! tests can check every error.
+//! tests can check every error. The tools' commands and flags are
+//! `tools.rs`'s.
 
-use crate::eval::EvalKind;
-#[cfg(not(cargo_equip))]
-use crate::game::Game;
-use crate::search::{
-    DEFAULT_STRATEGY, MCTS_DEFAULT_C, NMC_DEFAULT_LEVEL, NMC_MAX_LEVEL, STRATEGY_NAMES,
-};
+use crate::tools::{self, Tool};
+use othello::eval::EvalKind;
+use othello::search::{DEFAULT_STRATEGY, MCTS_DEFAULT_C, NMC_DEFAULT_LEVEL, STRATEGY_NAMES};
 
 /// The usage text printed by `--help` and after an argument error.
 #[cfg(not(cargo_equip))]
@@ -57,7 +55,7 @@ options: --depth N, --time-ms N, --nodes N, --eval NAME, --seed N (see the crate
 /// Options of `bench`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BenchOptions {
-    /// `--depth N` (default [`crate::bench::DEFAULT_DEPTH`]).
+    /// `--depth N` (default [`othello::bench::DEFAULT_DEPTH`]).
     pub depth: Option<u32>,
     /// `--eval NAME` (default classic, for a stable signature).
     pub eval: EvalKind,
@@ -75,23 +73,10 @@ pub enum Command {
     /// `bench [--depth N] [--eval NAME] [--full-width]` (the signature
     /// uses classic, selective).
     Bench(BenchOptions),
-    /// `solve FILE [--wld] [--time-ms T]`.
-    Solve(SolveOptions),
-    /// `playouts ...`.
-    Playouts(PlayoutsOptions),
+    /// `solve` or `playouts` (not in the submission).
+    Tool(Tool),
     /// `--help`.
     Help,
-}
-
-/// What `othello solve` solves and how.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SolveOptions {
-    /// The OBF file.
-    pub file: String,
-    /// Prove only win, draw or loss.
-    pub wld: bool,
-    /// Budget per position in ms (None: unlimited).
-    pub time_ms: Option<u64>,
 }
 
 /// How the bot plays.
@@ -119,25 +104,6 @@ pub struct BotOptions {
     pub level: u32,
 }
 
-#[cfg(not(cargo_equip))]
-/// `othello playouts`: the position and how many games.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PlayoutsOptions {
-    /// The position after `--moves` (the start position without it).
-    pub game: Game,
-    /// `--games` (None: the command's default).
-    pub games: Option<u64>,
-    /// `--seed`.
-    pub seed: u64,
-    /// `--speed`: measure playouts per second instead.
-    pub speed: bool,
-}
-
-/// The submission has no `playouts` tool: its options are empty.
-#[cfg(cargo_equip)]
-#[derive(Clone, Debug, PartialEq)]
-pub struct PlayoutsOptions {}
-
 impl Default for BotOptions {
     fn default() -> BotOptions {
         BotOptions {
@@ -155,7 +121,8 @@ impl Default for BotOptions {
     }
 }
 
-fn number<T: core::str::FromStr>(flag: &str, value: Option<&String>) -> Result<T, String> {
+/// The number after `flag`.
+pub fn number<T: core::str::FromStr>(flag: &str, value: Option<&String>) -> Result<T, String> {
     let value = value.ok_or_else(|| format!("{flag} needs a value"))?;
     value
         .parse()
@@ -206,30 +173,10 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             }
             return Ok(Command::Bench(options));
         }
-        #[cfg(not(cargo_equip))]
-        Some("solve") => {
-            it.next();
-            let file = it.next().ok_or("solve needs an OBF file")?.clone();
-            let mut options = SolveOptions {
-                file,
-                wld: false,
-                time_ms: None,
-            };
-            while let Some(arg) = it.next() {
-                match arg.as_str() {
-                    "--wld" => options.wld = true,
-                    "--time-ms" => options.time_ms = Some(number("--time-ms", it.next())?),
-                    _ => return Err(format!("solve: unknown argument {arg:?}")),
-                }
-            }
-            return Ok(Command::Solve(options));
-        }
-        #[cfg(not(cargo_equip))]
-        Some("playouts") => {
-            it.next();
-            return parse_playouts(it).map(Command::Playouts);
-        }
         _ => {}
+    }
+    if let Some(tool) = tools::parse(args) {
+        return tool.map(Command::Tool);
     }
     let mut options = BotOptions::default();
     while let Some(arg) = it.next() {
@@ -260,35 +207,12 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 options.time_ms = Some(t);
             }
             "--nodes" => options.nodes = Some(number("--nodes", it.next())?),
-            #[cfg(not(cargo_equip))]
-            "--playouts" => options.playouts = Some(positive("--playouts", it.next())?),
-            #[cfg(not(cargo_equip))]
-            "--playout-depth" => {
-                options.playout_depth = Some(positive("--playout-depth", it.next())?);
-            }
-            #[cfg(not(cargo_equip))]
-            "--c" => {
-                let value = it.next().ok_or("--c needs a value")?;
-                options.c = value
-                    .parse()
-                    .ok()
-                    .filter(|c: &f64| c.is_finite() && *c >= 0.0)
-                    .ok_or_else(|| format!("--c: expected a number >= 0, found {value:?}"))?;
-            }
-            #[cfg(not(cargo_equip))]
-            "--level" => {
-                let level: u32 = number("--level", it.next())?;
-                if !(1..=NMC_MAX_LEVEL).contains(&level) {
-                    return Err(format!(
-                        "--level: must be 1..{}, found {level}",
-                        NMC_MAX_LEVEL
-                    ));
-                }
-                options.level = level;
-            }
             "--seed" => options.seed = Some(number("--seed", it.next())?),
             "--eval" => options.eval = parse_eval(it.next())?,
-            other => return Err(format!("unknown argument {other:?}")),
+            other => match tools::bot_flag(other, &mut it, &mut options) {
+                Some(set) => set?,
+                None => return Err(format!("unknown argument {other:?}")),
+            },
         }
     }
     Ok(Command::Bot(options))
@@ -303,46 +227,6 @@ fn parse_eval(value: Option<&String>) -> Result<EvalKind, String> {
             EvalKind::NAMES.join(", ")
         )
     })
-}
-
-/// A number of at least 1.
-#[cfg(not(cargo_equip))]
-fn positive<T: core::str::FromStr + PartialEq + From<u8>>(
-    flag: &str,
-    value: Option<&String>,
-) -> Result<T, String> {
-    let n: T = number(flag, value)?;
-    if n == T::from(0) {
-        return Err(format!("{flag}: must be at least 1"));
-    }
-    Ok(n)
-}
-
-#[cfg(not(cargo_equip))]
-fn parse_playouts<'a>(mut it: impl Iterator<Item = &'a String>) -> Result<PlayoutsOptions, String> {
-    let mut options = PlayoutsOptions {
-        game: Game::new(),
-        games: None,
-        seed: 0,
-        speed: false,
-    };
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--moves" => {
-                let text = it.next().ok_or("--moves needs a value")?;
-                options.game = Game::from_transcript(text)
-                    .map_err(|e| format!("--moves: move {}: {}", e.index, e.reason))?;
-            }
-            "--games" => options.games = Some(positive("--games", it.next())?),
-            "--seed" => options.seed = number("--seed", it.next())?,
-            "--speed" => options.speed = true,
-            _ => return Err(format!("playouts: unknown argument {arg:?}")),
-        }
-    }
-    if options.game.is_over() {
-        return Err("--moves: the game is over: no move to judge".into());
-    }
-    Ok(options)
 }
 
 #[cfg(test)]
@@ -380,14 +264,10 @@ mod tests {
             }))
         );
         assert_eq!(parse(&args("--help")), Ok(Command::Help));
-        assert_eq!(
-            parse(&args("solve f.obf --wld --time-ms 50")),
-            Ok(Command::Solve(SolveOptions {
-                file: "f.obf".into(),
-                wld: true,
-                time_ms: Some(50)
-            }))
-        );
+        assert!(matches!(
+            parse(&args("solve f.obf --wld")),
+            Ok(Command::Tool(Tool::Solve(_)))
+        ));
         let Ok(Command::Bot(o)) = parse(&args(
             "--strategy minimax --depth 3 --seed 7 --eval disc-noise",
         )) else {
@@ -400,7 +280,7 @@ mod tests {
     }
 
     #[test]
-    fn parses_the_monte_carlo_options_and_the_playouts_command() {
+    fn parses_the_monte_carlo_options() {
         let Ok(Command::Bot(o)) = parse(&args(
             "--strategy nmc --playouts 200 --playout-depth 8 --c 0.7 --level 1",
         )) else {
@@ -409,19 +289,6 @@ mod tests {
         assert_eq!(
             (o.playouts, o.playout_depth, o.c, o.level),
             (Some(200), Some(8), 0.7, 1)
-        );
-        let Ok(Command::Playouts(p)) = parse(&args("playouts --moves f5d6 --games 50 --seed 4"))
-        else {
-            panic!("not a playouts command")
-        };
-        assert_eq!(
-            (p.game.transcript().as_str(), p.games, p.seed),
-            ("f5d6", Some(50), 4)
-        );
-        assert!(!p.speed);
-        assert_eq!(
-            parse(&args("playouts --speed")).map(|c| matches!(c, Command::Playouts(p) if p.speed)),
-            Ok(true)
         );
     }
 

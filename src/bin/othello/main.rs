@@ -1,11 +1,40 @@
-//! The `othello` binary: the CodinGame bot (no arguments), and the engine's
-//! tools (`perft`, `bench`). All reading and printing happens here.
+//! The `othello` binary: the CodinGame bot (no arguments), the engine's
+//! speed tools (`perft`, `bench`) and, outside the submission, the tools
+//! of `tools.rs` (`solve`, `playouts`). All reading and printing happens
+//! here and in the modules beside this file; the engine is the library.
 
-use othello::cli::{self, BotOptions, Command, PlayoutsOptions};
+mod cli;
+mod input;
+// The submission leaves the tools out: `bundle finish` drops items under
+// `#[cfg(not(cargo_equip))]` here and keeps those under `#[cfg(cargo_equip)]`
+// (docs/bundle.md), as cargo-equip does in the library.
+#[cfg(not(cargo_equip))]
+mod tools;
+/// The submission's tools: none.
+#[cfg(cargo_equip)]
+mod tools {
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum Tool {}
+    pub fn parse(_: &[String]) -> Option<Result<Tool, String>> {
+        None
+    }
+    pub fn bot_flag(
+        _: &str,
+        _: &mut dyn Iterator<Item = &String>,
+        _: &mut crate::cli::BotOptions,
+    ) -> Option<Result<(), String>> {
+        None
+    }
+    pub fn run(tool: Tool) -> std::process::ExitCode {
+        match tool {}
+    }
+}
+
+use cli::{BotOptions, Command};
+use input::CheckedLines;
 use othello::protocol::{self, Lines};
 use othello::search::{self, Limits};
 use othello::time::{Deadline, DEFAULT_TURN_BUDGET_MS, FIRST_TURN_BUDGET_MS};
-use othello::tools;
 use othello::{perft, Bitboard, Board};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
@@ -13,73 +42,6 @@ use std::time::{Duration, Instant};
 
 /// Exit status for malformed input or bad arguments.
 const EXIT_USAGE: u8 = 2;
-
-/// The longest input line the bot accepts, in bytes. CodinGame's longest
-/// line, a list of legal moves, is about 100.
-const MAX_LINE_BYTES: usize = 4096;
-
-/// Bytes of a rejected line quoted in the error.
-const QUOTED_BYTES: usize = 40;
-
-/// Lines of a reader, at most [`MAX_LINE_BYTES`] long and valid UTF-8. The
-/// iteration ends at the end of input or at the first bad line, which
-/// [`CheckedLines::error`] then describes (the line's number is the one
-/// after the last line [`Lines`] received).
-struct CheckedLines<R> {
-    reader: R,
-    error: Option<String>,
-}
-
-impl<R: BufRead> CheckedLines<R> {
-    fn new(reader: R) -> CheckedLines<R> {
-        CheckedLines {
-            reader,
-            error: None,
-        }
-    }
-
-    /// Why the lines ended early, if they did.
-    fn error(&self) -> Option<&str> {
-        self.error.as_deref()
-    }
-}
-
-impl<R: BufRead> Iterator for CheckedLines<R> {
-    type Item = String;
-
-    fn next(&mut self) -> Option<String> {
-        if self.error.is_some() {
-            return None;
-        }
-        let mut buf = Vec::new();
-        let cap = MAX_LINE_BYTES as u64 + 1;
-        match <&mut R as io::Read>::take(&mut self.reader, cap).read_until(b'\n', &mut buf) {
-            Ok(0) => return None,
-            Ok(_) => {}
-            Err(e) => {
-                self.error = Some(format!("read error: {e}"));
-                return None;
-            }
-        }
-        if buf.last() == Some(&b'\n') {
-            buf.pop();
-        } else if buf.len() > MAX_LINE_BYTES {
-            let start = String::from_utf8_lossy(&buf[..QUOTED_BYTES]).into_owned();
-            self.error = Some(format!(
-                "longer than {MAX_LINE_BYTES} bytes (it starts {start:?})"
-            ));
-            return None;
-        }
-        match String::from_utf8(buf) {
-            Ok(text) => Some(text),
-            Err(e) => {
-                let at = e.utf8_error().valid_up_to();
-                self.error = Some(format!("not UTF-8 text (byte {})", at + 1));
-                None
-            }
-        }
-    }
-}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -96,8 +58,7 @@ fn main() -> ExitCode {
             run_bench(&options);
             ExitCode::SUCCESS
         }
-        Ok(Command::Solve(options)) => run_solve(&options),
-        Ok(Command::Playouts(options)) => run_playouts(&options),
+        Ok(Command::Tool(tool)) => tools::run(tool),
         Ok(Command::Bot(options)) => run_bot(&options),
         Err(message) => {
             eprintln!("othello: {message}");
@@ -132,41 +93,6 @@ fn run_bench(options: &cli::BenchOptions) {
     println!("time {} ms", r.elapsed.as_millis());
     println!("nps {:.0}", r.nps());
     println!("isa {}", othello::dispatch::Isa::detect().name());
-}
-
-/// `othello solve`: exit status 2 if the file is unreadable or a line is
-/// malformed (the other positions are still solved), else 1 if an answer
-/// contradicts the file's scores, else 0.
-fn run_solve(options: &cli::SolveOptions) -> ExitCode {
-    let text = match std::fs::read_to_string(&options.file) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("othello: {}: {e}", options.file);
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    let file = &options.file;
-    ExitCode::from(tools::solve(options, &text, &mut |out| {
-        print_tool_output(out, file)
-    }))
-}
-
-/// `othello playouts`: the per-move table, or the speed measurement.
-fn run_playouts(options: &PlayoutsOptions) -> ExitCode {
-    ExitCode::from(tools::playouts(options, &mut |out| {
-        print_tool_output(out, "playouts")
-    }))
-}
-
-/// Prints one line of a tool's report; errors name `context`.
-fn print_tool_output(out: tools::Output, context: &str) {
-    match out {
-        // A closed pipe (`| head`) is not worth a panic.
-        tools::Output::Line(line) => {
-            let _ = writeln!(io::stdout(), "{line}");
-        }
-        tools::Output::Error(e) => eprintln!("othello: {context}: {e}"),
-    }
 }
 
 /// Plays the CodinGame protocol until the input ends.

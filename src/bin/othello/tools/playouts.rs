@@ -1,42 +1,19 @@
 //! `othello playouts`: seed 002's per-move score table (random games after
-//! each legal move), and the playout speed measurement.
+//! each legal move, `othello::search::stats::move_table`) as text, and the
+//! playout speed measurement.
 
-use crate::board::Board;
-use crate::game::{Color, Game};
-use crate::rng::Rng;
-use crate::search::playout::{Kernel, Playouts, TO_THE_END};
-use crate::search::stats::{best, root_stats, MoveStat};
-use crate::square::Square;
 use core::fmt;
+use othello::game::{Color, Game};
+use othello::rng::Rng;
+use othello::search::playout::{Kernel, Playouts, TO_THE_END};
+use othello::search::stats::{best, MoveStat};
+use othello::{Board, Square};
 use std::time::{Duration, Instant};
 
 /// Playouts per legal move when `--games` is not given.
 pub const DEFAULT_GAMES: u64 = 10_000;
 /// Playouts of the speed measurement when `--games` is not given.
 pub const DEFAULT_SPEED_GAMES: u64 = 1_000_000;
-
-/// Plays `games` random games after each legal move of `board` (seeded by
-/// `seed`, four interleaved at a time) and returns each move's statistics
-/// from the view of the side to move in `board`, in square order. Empty
-/// when the side to move has no legal move.
-pub fn move_table(board: &Board, games: u64, seed: u64) -> Vec<MoveStat> {
-    let runner = Playouts::new();
-    let mut rng = Rng::seed_from_u64(seed);
-    let mut stats = root_stats(board, board.moves());
-    for stat in &mut stats {
-        let children = [stat.child; 4];
-        let mut left = games;
-        while left > 0 {
-            let scores = runner.run4(&children, &mut rng, TO_THE_END);
-            for &s in scores.iter().take(left.min(4) as usize) {
-                // The outcome is the opponent's: the root side's is its negation.
-                stat.add(-s);
-            }
-            left = left.saturating_sub(4);
-        }
-    }
-    stats
-}
 
 /// Seed 002's table: the board of `game` with, on each square of `stats`,
 /// the move's mean final disc difference and win rate (`+1.2/53%`), the
@@ -91,8 +68,6 @@ pub struct Speed {
     pub playouts: u64,
     /// Their total time.
     pub elapsed: Duration,
-    /// Sum of the outcomes: a checksum that also keeps the work alive.
-    pub score_sum: i64,
 }
 
 impl Speed {
@@ -139,20 +114,35 @@ pub fn speed(board: &Board, playouts: u64, runner: Playouts, interleaved: bool) 
             }
         }
     }
+    // The sum of the outcomes keeps the work from being optimised away.
+    std::hint::black_box(score_sum);
     Speed {
         kernel: runner.kernel(),
         interleaved,
         playouts: rounds * 4,
         elapsed: start.elapsed(),
-        score_sum,
     }
 }
 
-/// The positions of one random game from `board`, in order (the start
-/// included; positions where the side to move must pass are skipped), for
-/// tests and openings.
-pub fn random_game(board: &Board, rng: &mut Rng) -> Vec<Board> {
-    let mut log = Vec::new();
-    crate::search::playout::trace(board, rng, TO_THE_END, &mut log);
-    log.into_iter().map(|(b, _)| b).collect()
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othello::search::stats::move_table;
+
+    #[test]
+    fn the_playouts_table_is_an_8x8_grid_with_a_cell_per_move() {
+        let game = Game::from_transcript("f5d6c3").unwrap();
+        let stats = move_table(&game.board(), 8, 2);
+        let text = format_table(&game, &stats);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 1 + 1 + 8 + 1, "{text}");
+        assert!(lines[0].starts_with("white to move (O), 8 random games"));
+        // White's 4 moves d3, f3, f4, g5 each show "mean/rate%".
+        assert_eq!(text.matches('%').count() - 2, 4, "{text}");
+        // Row 5: d5 white, e5 and f5 black, g5 one of white's moves.
+        let row5: Vec<&str> = lines[6].split_whitespace().collect();
+        assert_eq!(row5[..7], ["5", ".", ".", ".", "O", "X", "X"], "{text}");
+        assert!(row5[7].ends_with('%'), "{text}");
+        assert!(lines[10].starts_with("best: "));
+    }
 }

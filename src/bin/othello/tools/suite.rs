@@ -10,12 +10,20 @@
 //! `total <positions> <nodes> <ms>`, followed by the speed and the counts
 //! of wrong, malformed and timed-out positions.
 
-use crate::obf;
-use crate::search::endgame::Solver;
-use crate::time::Deadline;
+use othello::board::Move;
+use othello::obf;
+use othello::search::endgame::Solver;
+use othello::time::Deadline;
 use std::time::{Duration, Instant};
 
-pub use crate::tools::Output;
+/// One line of the report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// A result line (for standard output).
+    Line(String),
+    /// An error line (for standard error).
+    Error(String),
+}
 
 /// Counts over the whole suite.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -117,14 +125,14 @@ pub fn run(
 /// file lists none, else `Ok` or the file's best score and moves.
 fn verdict(
     position: &obf::ObfPosition,
-    best: crate::board::Move,
+    best: Move,
     score: i32,
     wld: bool,
 ) -> Option<Result<(), String>> {
     let top = position.best_score()?;
     let square = match best {
-        crate::board::Move::Play(sq) => Some(sq),
-        crate::board::Move::Pass => None,
+        Move::Play(sq) => Some(sq),
+        Move::Pass => None,
     };
     let listed = position
         .scored
@@ -146,4 +154,54 @@ fn verdict(
         .map(|&(sq, _)| sq.map_or("pass".to_string(), |q| q.to_string()))
         .collect();
     Some(Err(format!("{top:+} {}", names.join(" "))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FFORUM_1_19: &str = include_str!("../../../../tests/data/fforum-1-19.obf");
+
+    fn solver() -> Solver {
+        Solver::with_table_bits(Deadline::unlimited(), 20)
+    }
+
+    #[test]
+    fn a_malformed_line_is_reported_with_its_number_and_the_rest_solved() {
+        let mut lines: Vec<&str> = FFORUM_1_19.lines().take(3).collect();
+        lines.insert(1, "this is not a position");
+        let text = lines.join("\n");
+        let mut out = Vec::new();
+        let summary = run(&text, false, None, &mut solver(), |o| out.push(o));
+        assert_eq!(
+            (summary.positions, summary.malformed, summary.wrong),
+            (4, 1, 0)
+        );
+        assert!(matches!(&out[1], Output::Error(e) if e.starts_with("line 2:")));
+        let Output::Line(first) = &out[0] else {
+            panic!("{out:?}")
+        };
+        let fields: Vec<&str> = first.split_whitespace().collect();
+        assert_eq!(&fields[..3], ["1", "g8", "+18"]);
+        assert!(first.ends_with(" ok"), "{first}");
+        assert!(matches!(out.last(), Some(Output::Line(t)) if t.starts_with("total 4 ")));
+    }
+
+    /// An early position without a time limit is refused, naming its line;
+    /// with `--time-ms` it is tried (and times out).
+    #[test]
+    fn an_early_position_needs_a_time_limit() {
+        let start = "---------------------------OX------XO--------------------------- X;";
+        let text = format!("{}\n{start}\n", FFORUM_1_19.lines().next().unwrap());
+        let mut out = Vec::new();
+        let summary = run(&text, false, None, &mut solver(), |o| out.push(o));
+        assert_eq!((summary.positions, summary.malformed), (2, 1));
+        assert!(
+            matches!(&out[1], Output::Error(e) if e.starts_with("line 2: 60 empties") && e.contains("--time-ms")),
+            "{out:?}"
+        );
+        let mut out = Vec::new();
+        let summary = run(&text, false, Some(20), &mut solver(), |o| out.push(o));
+        assert_eq!((summary.malformed, summary.timeouts), (0, 1));
+    }
 }

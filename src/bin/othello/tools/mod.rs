@@ -1,0 +1,279 @@
+//! The tools of the full binary, left out of the CodinGame submission
+//! (docs/bundle.md): `othello solve` and `othello playouts`, and the
+//! Monte Carlo strategies' flags. `main.rs` declares a stub in their place
+//! for the submission; `cli.rs` asks here for what it does not know.
+
+mod playouts;
+mod suite;
+
+use crate::cli::{number, BotOptions};
+use othello::game::Game;
+use othello::search::endgame::{Solver, SOLVE_TABLE_BITS};
+use othello::search::playout::Playouts;
+use othello::search::NMC_MAX_LEVEL;
+use othello::time::Deadline;
+use std::io::Write;
+use std::process::ExitCode;
+use suite::Output;
+
+/// Exit status of `solve`: an answer contradicts the file's scores.
+const EXIT_WRONG: u8 = 1;
+/// Exit status: an unreadable file or a malformed line (the other
+/// positions are still solved).
+const EXIT_USAGE: u8 = 2;
+
+/// A tool command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tool {
+    /// `solve FILE [--wld] [--time-ms T]`.
+    Solve(SolveOptions),
+    /// `playouts ...`.
+    Playouts(PlayoutsOptions),
+}
+
+/// What `othello solve` solves and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveOptions {
+    /// The OBF file.
+    pub file: String,
+    /// Prove only win, draw or loss.
+    pub wld: bool,
+    /// Budget per position in ms (None: unlimited).
+    pub time_ms: Option<u64>,
+}
+
+/// `othello playouts`: the position and how many games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayoutsOptions {
+    /// The position after `--moves` (the start position without it).
+    pub game: Game,
+    /// `--games` (None: the command's default).
+    pub games: Option<u64>,
+    /// `--seed`.
+    pub seed: u64,
+    /// `--speed`: measure playouts per second instead.
+    pub speed: bool,
+}
+
+/// The tool command of `args`, if they name one (else `None`: they are the
+/// bot's).
+pub fn parse(args: &[String]) -> Option<Result<Tool, String>> {
+    let mut it = args.iter();
+    match it.next()?.as_str() {
+        "solve" => Some(parse_solve(it).map(Tool::Solve)),
+        "playouts" => Some(parse_playouts(it).map(Tool::Playouts)),
+        _ => None,
+    }
+}
+
+fn parse_solve<'a>(mut it: impl Iterator<Item = &'a String>) -> Result<SolveOptions, String> {
+    let file = it.next().ok_or("solve needs an OBF file")?.clone();
+    let mut options = SolveOptions {
+        file,
+        wld: false,
+        time_ms: None,
+    };
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--wld" => options.wld = true,
+            "--time-ms" => options.time_ms = Some(number("--time-ms", it.next())?),
+            _ => return Err(format!("solve: unknown argument {arg:?}")),
+        }
+    }
+    Ok(options)
+}
+
+fn parse_playouts<'a>(mut it: impl Iterator<Item = &'a String>) -> Result<PlayoutsOptions, String> {
+    let mut options = PlayoutsOptions {
+        game: Game::new(),
+        games: None,
+        seed: 0,
+        speed: false,
+    };
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--moves" => {
+                let text = it.next().ok_or("--moves needs a value")?;
+                options.game = Game::from_transcript(text)
+                    .map_err(|e| format!("--moves: move {}: {}", e.index, e.reason))?;
+            }
+            "--games" => options.games = Some(positive("--games", it.next())?),
+            "--seed" => options.seed = number("--seed", it.next())?,
+            "--speed" => options.speed = true,
+            _ => return Err(format!("playouts: unknown argument {arg:?}")),
+        }
+    }
+    if options.game.is_over() {
+        return Err("--moves: the game is over: no move to judge".into());
+    }
+    Ok(options)
+}
+
+/// The Monte Carlo strategies' flags of the bot: `Some` if `flag` is one
+/// (its value taken from `it`), `None` if it is not.
+pub fn bot_flag(
+    flag: &str,
+    it: &mut dyn Iterator<Item = &String>,
+    options: &mut BotOptions,
+) -> Option<Result<(), String>> {
+    Some(match flag {
+        "--playouts" => positive(flag, it.next()).map(|n| options.playouts = Some(n)),
+        "--playout-depth" => positive(flag, it.next()).map(|n| options.playout_depth = Some(n)),
+        "--c" => exploration(it.next()).map(|c| options.c = c),
+        "--level" => level(it.next()).map(|l| options.level = l),
+        _ => return None,
+    })
+}
+
+/// The value of `--c`: a finite number, at least 0.
+fn exploration(value: Option<&String>) -> Result<f64, String> {
+    let value = value.ok_or("--c needs a value")?;
+    value
+        .parse()
+        .ok()
+        .filter(|c: &f64| c.is_finite() && *c >= 0.0)
+        .ok_or_else(|| format!("--c: expected a number >= 0, found {value:?}"))
+}
+
+/// The value of `--level`: 1 to [`NMC_MAX_LEVEL`].
+fn level(value: Option<&String>) -> Result<u32, String> {
+    let level: u32 = number("--level", value)?;
+    if !(1..=NMC_MAX_LEVEL).contains(&level) {
+        return Err(format!(
+            "--level: must be 1..{NMC_MAX_LEVEL}, found {level}"
+        ));
+    }
+    Ok(level)
+}
+
+/// A number of at least 1.
+fn positive<T: core::str::FromStr + PartialEq + From<u8>>(
+    flag: &str,
+    value: Option<&String>,
+) -> Result<T, String> {
+    let n: T = number(flag, value)?;
+    if n == T::from(0) {
+        return Err(format!("{flag}: must be at least 1"));
+    }
+    Ok(n)
+}
+
+/// Runs a tool, printing its report.
+pub fn run(tool: Tool) -> ExitCode {
+    match tool {
+        Tool::Solve(options) => run_solve(&options),
+        Tool::Playouts(options) => run_playouts(&options),
+    }
+}
+
+/// `othello solve`: exit status 2 if the file is unreadable or a line is
+/// malformed (the other positions are still solved), else 1 if an answer
+/// contradicts the file's scores, else 0.
+fn run_solve(options: &SolveOptions) -> ExitCode {
+    let file = &options.file;
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("othello: {file}: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let mut solver = Solver::with_table_bits(Deadline::unlimited(), SOLVE_TABLE_BITS);
+    let summary = suite::run(&text, options.wld, options.time_ms, &mut solver, |out| {
+        print(out, file)
+    });
+    if summary.malformed > 0 {
+        ExitCode::from(EXIT_USAGE)
+    } else if summary.wrong > 0 {
+        ExitCode::from(EXIT_WRONG)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `othello playouts`: random games after each legal move as an 8x8 table,
+/// or (`--speed`) random playouts per second of each kernel.
+fn run_playouts(options: &PlayoutsOptions) -> ExitCode {
+    let board = options.game.board();
+    if options.speed {
+        let games = options.games.unwrap_or(playouts::DEFAULT_SPEED_GAMES);
+        print(Output::Line("random playouts, one thread".into()), "");
+        for runner in [Playouts::portable(), Playouts::new()] {
+            for interleaved in [false, true] {
+                let speed = playouts::speed(&board, games, runner, interleaved);
+                print(Output::Line(speed.to_string()), "");
+            }
+        }
+    } else {
+        let games = options.games.unwrap_or(playouts::DEFAULT_GAMES);
+        let stats = othello::search::stats::move_table(&board, games, options.seed);
+        print(
+            Output::Line(playouts::format_table(&options.game, &stats)),
+            "",
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// Prints one line of a report; errors name `context`.
+fn print(out: Output, context: &str) {
+    match out {
+        // A closed pipe (`| head`) is not worth a panic.
+        Output::Line(line) => {
+            let mut stdout = std::io::stdout();
+            let _ = writeln!(stdout, "{}", line.trim_end_matches('\n'));
+        }
+        Output::Error(e) => eprintln!("othello: {context}: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn parses_the_tools_and_leaves_the_rest_to_the_bot() {
+        assert_eq!(parse(&args("")), None);
+        assert_eq!(parse(&args("--depth 3")), None);
+        assert_eq!(
+            parse(&args("solve f.obf --wld --time-ms 50")),
+            Some(Ok(Tool::Solve(SolveOptions {
+                file: "f.obf".into(),
+                wld: true,
+                time_ms: Some(50)
+            })))
+        );
+        let Some(Ok(Tool::Playouts(p))) = parse(&args("playouts --moves f5d6 --games 50 --seed 4"))
+        else {
+            panic!("not a playouts command")
+        };
+        assert_eq!(
+            (p.game.transcript().as_str(), p.games, p.seed, p.speed),
+            ("f5d6", Some(50), 4, false)
+        );
+        assert!(matches!(
+            parse(&args("playouts --speed")),
+            Some(Ok(Tool::Playouts(p))) if p.speed
+        ));
+    }
+
+    #[test]
+    fn rejects_bad_tool_arguments_with_a_message() {
+        for bad in [
+            "solve",
+            "solve f.obf --exact",
+            "solve f.obf --time-ms",
+            "playouts --moves f5f5",
+            "playouts --moves f5d",
+            "playouts --games 0",
+            "playouts --fast",
+        ] {
+            let e = parse(&args(bad)).expect(bad).unwrap_err();
+            assert!(!e.is_empty(), "{bad}");
+        }
+    }
+}
