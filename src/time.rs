@@ -25,6 +25,26 @@ pub const FIRST_TURN_BUDGET_MS: u64 = 1000;
 pub const SOFT_FRACTION: f64 = 0.45;
 /// How many nodes a search visits between two looks at the clock.
 pub const NODES_PER_CLOCK_CHECK: u64 = 1024;
+/// An answer later than its hard budget by up to this much (ms) is normal
+/// jitter: on an idle machine the bot's own clock reads at most about
+/// 1 ms past it, with two busy processes beside a match up to 7 ms
+/// (docs/search.md, "Under load").
+pub const LAG_TOLERANCE_MS: f64 = 5.0;
+/// A machine that kept the bot waiting once will likely do it again: each
+/// later budget is cut by this many times the remembered lateness.
+pub const LAG_CUT_FACTOR: f64 = 2.0;
+/// The remembered lateness and waiting fade by this factor every turn.
+pub const LAG_DECAY: f64 = 0.9;
+/// The share of a turn the process may spend runnable but waiting for a
+/// CPU at no cost to the budget: two busy processes per core (the referee
+/// at its default concurrency beside two busy loops on two cores) answered
+/// within 112 ms.
+pub const WAIT_FREE: f64 = 0.5;
+/// The cut (ms) when the process waited for a CPU the whole turn; it grows
+/// linearly from nothing at [`WAIT_FREE`].
+pub const WAIT_CUT_MS: f64 = 60.0;
+/// The cuts never take a budget below this (ms).
+pub const MIN_TURN_BUDGET_MS: u64 = 30;
 
 /// The time limits of one move.
 #[derive(Clone, Copy, Debug)]
@@ -97,5 +117,105 @@ impl Deadline {
     /// Whether the hard deadline has passed: abort now.
     pub fn hard_passed(&self) -> bool {
         !self.unlimited && Instant::now() >= self.hard
+    }
+}
+
+/// Watches for a loaded machine and shortens the next budgets while it
+/// lasts. Two signs: answers later than the bot's own hard budget (the
+/// search reads the clock every [`NODES_PER_CLOCK_CHECK`] nodes, well under
+/// a millisecond apart, so a late answer means the process was not
+/// running), and, where the system tells it, the share of each turn the
+/// process spent runnable but waiting for a CPU. The same waits outside the
+/// bot's clock (before it reads the turn, after it writes the move) are
+/// then likely too, and only a shorter budget leaves room for them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LagGuard {
+    lag_ms: f64,
+    waited_ms: f64,
+    turn_ms: f64,
+}
+
+impl LagGuard {
+    /// The budget to use instead of `base_ms`.
+    pub fn budget_ms(&self, base_ms: u64) -> u64 {
+        let lag_cut = self.lag_ms * LAG_CUT_FACTOR;
+        let wait = if self.turn_ms > 0.0 {
+            self.waited_ms / self.turn_ms
+        } else {
+            0.0
+        };
+        let wait_cut = WAIT_CUT_MS * ((wait - WAIT_FREE) / (1.0 - WAIT_FREE)).clamp(0.0, 1.0);
+        let cut = lag_cut.max(wait_cut) as u64;
+        base_ms
+            .saturating_sub(cut)
+            .max(MIN_TURN_BUDGET_MS.min(base_ms))
+    }
+
+    /// Records an answer given `elapsed` after its turn started, under a
+    /// hard budget of `budget`, having waited `waited` for a CPU during the
+    /// turn (`None` where the system does not say).
+    pub fn record(&mut self, budget: Duration, elapsed: Duration, waited: Option<Duration>) {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let late = ms(elapsed) - ms(budget);
+        self.lag_ms = (self.lag_ms * LAG_DECAY).max(late - LAG_TOLERANCE_MS);
+        if let Some(waited) = waited {
+            self.waited_ms = self.waited_ms * LAG_DECAY + ms(waited).min(ms(elapsed));
+            self.turn_ms = self.turn_ms * LAG_DECAY + ms(elapsed);
+        }
+    }
+
+    /// The lateness remembered, in ms (0 on time).
+    #[cfg(test)]
+    fn lag_ms(&self) -> f64 {
+        self.lag_ms
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_late_answer_cuts_the_next_budgets_until_the_lag_fades() {
+        let mut guard = LagGuard::default();
+        guard.record(ms(100), ms(104), None);
+        assert_eq!(guard.budget_ms(100), 100, "within the tolerance");
+        guard.record(ms(100), ms(125), None);
+        assert_eq!(guard.lag_ms(), 20.0);
+        assert_eq!(guard.budget_ms(100), 60);
+        assert_eq!(guard.budget_ms(1000), 960);
+        let mut budgets = Vec::new();
+        for _ in 0..40 {
+            guard.record(ms(60), ms(50), None);
+            budgets.push(guard.budget_ms(100));
+        }
+        assert!(budgets.windows(2).all(|w| w[0] <= w[1]), "{budgets:?}");
+        assert_eq!(budgets[0], 64);
+        assert_eq!(*budgets.last().unwrap(), 100);
+        guard.record(ms(100), ms(400), None);
+        assert_eq!(guard.budget_ms(100), MIN_TURN_BUDGET_MS);
+    }
+
+    #[test]
+    fn waiting_for_a_cpu_cuts_the_budget_beyond_the_free_share() {
+        let mut guard = LagGuard::default();
+        guard.record(ms(100), ms(90), Some(ms(45)));
+        assert_eq!(guard.budget_ms(100), 100, "half the turn waiting is free");
+        let mut guard = LagGuard::default();
+        guard.record(ms(100), ms(80), Some(ms(60)));
+        assert_eq!(guard.budget_ms(100), 70, "three quarters: half the cut");
+        guard.record(ms(100), ms(80), Some(ms(80)));
+        assert!(guard.budget_ms(100) < 70);
+        let mut budgets = Vec::new();
+        for _ in 0..10 {
+            guard.record(ms(100), ms(90), Some(ms(0)));
+            budgets.push(guard.budget_ms(100));
+        }
+        assert!(budgets.windows(2).all(|w| w[0] <= w[1]), "{budgets:?}");
+        assert_eq!(*budgets.last().unwrap(), 100, "the wait fades");
     }
 }

@@ -31,7 +31,8 @@ options of the bot:
   --strategy NAME   alphabeta (default), minimax, greedy, random, pmc, mcts, nmc
   --depth N         search to a fixed depth N (alphabeta, minimax), with no time
                     limit unless --time-ms is also given
-  --time-ms N       hard budget per move in ms (default 100; first move 1000)
+  --time-ms N       hard budget per move in ms (default 100, first move 1000, both
+                    shortened on a loaded machine; a given N is kept)
   --nodes N         stop after N nodes (reproducible runs)
   --eval NAME       pattern (default, trained), classic, disc, disc-noise (seed 004)
   --seed N          seed of every random choice (default: $OTHELLO_SEED, else 0)

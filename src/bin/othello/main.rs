@@ -34,7 +34,7 @@ use cli::{BotOptions, Command};
 use input::CheckedLines;
 use othello::protocol::{self, Lines};
 use othello::search::{self, Limits};
-use othello::time::{Deadline, DEFAULT_TURN_BUDGET_MS, FIRST_TURN_BUDGET_MS};
+use othello::time::{Deadline, LagGuard, DEFAULT_TURN_BUDGET_MS, FIRST_TURN_BUDGET_MS};
 use othello::{perft, Bitboard, Board};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
@@ -130,20 +130,26 @@ fn run_bot(options: &BotOptions) -> ExitCode {
         Err(e) => return malformed(&lines, &e),
     };
     let mut first_turn = true;
+    // A loaded machine (late answers, waits for a CPU) shortens the
+    // default budgets; `--time-ms` is taken as given.
+    let mut lag = LagGuard::default();
     loop {
         // The end of input between turns ends the game quietly.
         let Some(first) = next_nonblank(&mut lines) else {
             return end_of_input(&lines);
         };
         let start = Instant::now();
+        let waited_before = cpu_wait();
         let turn = match protocol::read_turn(first, &mut lines, init.color, false) {
             Ok(turn) => turn,
             Err(e) => return malformed(&lines, &e),
         };
-        let budget_ms = options.time_ms.unwrap_or(if first_turn {
-            FIRST_TURN_BUDGET_MS
-        } else {
-            DEFAULT_TURN_BUDGET_MS
+        let budget_ms = options.time_ms.unwrap_or_else(|| {
+            lag.budget_ms(if first_turn {
+                FIRST_TURN_BUDGET_MS
+            } else {
+                DEFAULT_TURN_BUDGET_MS
+            })
         });
         first_turn = false;
         // A fixed depth is searched in full unless a time is also given.
@@ -172,7 +178,20 @@ fn run_bot(options: &BotOptions) -> ExitCode {
             // The referee closed our output: nothing left to do.
             return ExitCode::SUCCESS;
         }
+        let waited = cpu_wait()
+            .zip(waited_before)
+            .map(|(b, a)| b.saturating_sub(a));
+        lag.record(Duration::from_millis(budget_ms), start.elapsed(), waited);
     }
+}
+
+/// How long this process has waited, runnable, for a CPU (Linux's
+/// `/proc/self/schedstat`: run time, run delay, time slices; in ns).
+/// `None` where the system does not say.
+fn cpu_wait() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/self/schedstat").ok()?;
+    let ns = text.split_whitespace().nth(1)?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
 }
 
 /// The next line that is not blank, or `None` at the end of input.
