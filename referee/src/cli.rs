@@ -2,7 +2,7 @@
 
 use crate::play::PlayerSpec;
 use crate::stats::Sprt;
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 /// Runs Othello matches between bot processes under CodinGame's rules.
@@ -10,8 +10,11 @@ use std::path::PathBuf;
 /// With no arguments at all it plays a short demonstration match: the
 /// default `othello` bot against `othello --strategy greedy`.
 #[derive(Parser, Debug, Clone, Default)]
-#[command(name = "referee", version)]
+#[command(name = "referee", version, args_conflicts_with_subcommands = true)]
 pub struct Args {
+    /// A command on games files instead of a match.
+    #[command(subcommand)]
+    pub command: Option<Command>,
     /// First player: a shell-style command line, or `human`.
     #[arg(long, value_name = "CMD")]
     pub p1: Option<String>,
@@ -66,6 +69,9 @@ pub struct Args {
     /// Write the summary as JSON.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Write the match's HTML report (as `referee report`) when it ends.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Write one JSON line per game, flushed as each game ends.
     #[arg(long, value_name = "FILE")]
     pub games_out: Option<PathBuf>,
@@ -87,6 +93,26 @@ pub struct Args {
     /// Pause between moves of --watch and --replay, in ms.
     #[arg(long, default_value_t = 0)]
     pub delay_ms: u64,
+}
+
+/// Commands on games files.
+#[derive(Subcommand, Debug, Clone)]
+pub enum Command {
+    /// Write one self-contained HTML page of a match (summary, charts,
+    /// every game replayable) from its games files: one file, a resumed
+    /// one, or several shards of the same match.
+    Report(ReportArgs),
+}
+
+/// `referee report`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ReportArgs {
+    /// Games files (`--games-out`) of one match.
+    #[arg(required = true, value_name = "GAMES_FILE")]
+    pub files: Vec<PathBuf>,
+    /// The page to write.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
 }
 
 /// A player as given on the command line.
@@ -128,20 +154,26 @@ pub fn player(flag: &str, command: &str, name: Option<&str>) -> Result<PlayerArg
         }
         Some(_) => {}
     }
-    let default_name = || {
-        let base = std::path::Path::new(program)
-            .file_name()
-            .map_or(program.clone(), |n| n.to_string_lossy().into_owned());
-        std::iter::once(base)
-            .chain(argv[1..].iter().cloned())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
     Ok(PlayerArg {
         command: command.to_string(),
-        name: name.map_or_else(default_name, str::to_string),
+        name: name.map_or_else(|| default_name(&argv), str::to_string),
         spec: PlayerSpec::Command(argv),
     })
+}
+
+/// A player's name when none is given: its program's file name and its
+/// arguments.
+pub fn default_name(argv: &[String]) -> String {
+    let Some((program, rest)) = argv.split_first() else {
+        return String::new();
+    };
+    let base = std::path::Path::new(program)
+        .file_name()
+        .map_or(program.clone(), |n| n.to_string_lossy().into_owned());
+    std::iter::once(base)
+        .chain(rest.iter().cloned())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Where `program` is: itself if it names a path, else the first

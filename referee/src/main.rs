@@ -11,6 +11,7 @@ mod openings;
 mod output;
 mod play;
 mod record;
+mod report;
 mod runner;
 mod stats;
 mod stderr;
@@ -21,7 +22,7 @@ mod watch;
 use clap::Parser;
 use cli::Args;
 use play::{GameSetup, PlayerSpec, TimeLimits};
-use record::{GameRecord, Header, Side};
+use record::{GameRecord, Header, Settings, Side};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -55,6 +56,9 @@ fn main() -> ExitCode {
 }
 
 fn run(mut args: Args, demo: bool) -> Result<(), String> {
+    if let Some(cli::Command::Report(r)) = &args.command {
+        return report::write(&r.files, &r.output);
+    }
     if let Some(spec) = &args.replay {
         return replay(spec, Duration::from_millis(args.delay_ms));
     }
@@ -108,10 +112,23 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         p2: players[1].command.clone(),
         seed,
         openings: openings_source,
+        settings: Some(Settings {
+            games,
+            names: [players[0].name.clone(), players[1].name.clone()],
+            turn_ms: args.turn_ms,
+            first_turn_ms: args.first_turn_ms,
+            margin_ms: args.margin_ms,
+            memory_mb: args.memory_mb,
+            sprt: args.sprt.clone(),
+        }),
     };
     // Every output file is checked before the first game, not after the
     // last: an unwritable path must not cost a match.
-    for (flag, path) in [("--json", &args.json), ("--ggf", &args.ggf)] {
+    for (flag, path) in [
+        ("--json", &args.json),
+        ("--ggf", &args.ggf),
+        ("--html", &args.html),
+    ] {
         if let Some(path) = path {
             check_writable(path).map_err(|e| format!("{flag} {}: {e}", path.display()))?;
         }
@@ -143,9 +160,9 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
     // Resume: keep the games already in the file, play the others.
     let (mut records, mut writer) = match (previous, &args.games_out) {
         (Some((path, file)), _) => {
-            if file.header != header {
+            if !file.header.same_match(&header) {
                 return Err(format!(
-                    "--resume: {} belongs to another match (players, seed or openings differ)",
+                    "--resume: {} belongs to another match (players, seed, openings or limits differ)",
                     path.display()
                 ));
             }
@@ -265,6 +282,9 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
             .map(|r| ggf::game(r, [&names[0], &names[1]]) + "\n")
             .collect();
         failures.extend(write_file(path, &text, "--ggf"));
+    }
+    if let Some(path) = &args.html {
+        failures.extend(write_file(path, &report::html(&header, &records), "--html"));
     }
     // The match was played and summarised; a lost output still fails.
     if failures.is_empty() {

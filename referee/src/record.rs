@@ -181,9 +181,55 @@ pub struct Header {
     pub seed: u64,
     /// Where the openings came from.
     pub openings: String,
+    /// The rest of the match's settings (absent in files written before
+    /// they were recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<Settings>,
+}
+
+/// A match's settings beyond its players, seed and openings: what a report
+/// shows, and what tells a complete match from a partial one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Games in the match (`--games`).
+    pub games: usize,
+    /// Display names of p1 and p2.
+    pub names: [String; 2],
+    /// `--turn-ms`.
+    pub turn_ms: u64,
+    /// `--first-turn-ms`.
+    pub first_turn_ms: u64,
+    /// `--margin-ms`.
+    pub margin_ms: u64,
+    /// `--memory-mb` (0: none).
+    pub memory_mb: u64,
+    /// `--sprt`, as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<String>,
 }
 
 impl Header {
     /// The `kind` of a games file.
     pub const KIND: &'static str = "othello-referee-games";
+
+    /// Whether `other` describes the same match: the same players, seed and
+    /// openings and, when both record them, the same time and memory
+    /// limits. The number of games may differ (a match can be extended),
+    /// and so may the display names and the SPRT.
+    pub fn same_match(&self, other: &Header) -> bool {
+        let limits = |s: &Settings| (s.turn_ms, s.first_turn_ms, s.margin_ms, s.memory_mb);
+        let limits_agree = match (&self.settings, &other.settings) {
+            (Some(a), Some(b)) => limits(a) == limits(b),
+            _ => true,
+        };
+        (&self.kind, &self.p1, &self.p2, self.seed, &self.openings)
+            == (
+                &other.kind,
+                &other.p1,
+                &other.p2,
+                other.seed,
+                &other.openings,
+            )
+            && limits_agree
+    }
 }

@@ -132,9 +132,34 @@ pub fn depth(msg: &str) -> Option<u32> {
     })
 }
 
+/// The score in a MSG: the first word that is a signed number, `=` before
+/// it allowed (`s14 -12 100ms`: -12; `e20 =+18`: 18). Bare numbers are not
+/// taken, so that a depth or a time is never read as a score.
+pub fn score(msg: &str) -> Option<f64> {
+    msg.split_whitespace().find_map(|w| {
+        let w = w.strip_prefix('=').unwrap_or(w);
+        if !(w.starts_with('+') || w.starts_with('-')) {
+            return None;
+        }
+        w.parse::<f64>().ok().filter(|x| x.is_finite())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_are_the_signed_numbers_of_a_msg() {
+        assert_eq!(score("s14 -12 100ms"), Some(-12.0));
+        assert_eq!(score("d9 +4 31ms"), Some(4.0));
+        assert_eq!(score("e20 =+18 60"), Some(18.0));
+        assert_eq!(score("e20 =-64 199"), Some(-64.0));
+        assert_eq!(score("w19 W 120ms"), None);
+        assert_eq!(score("12kp 55%"), None);
+        assert_eq!(score("d12 100ms"), None);
+        assert_eq!(score("eval -inf"), None);
+    }
 
     #[test]
     fn quantiles_and_depths() {

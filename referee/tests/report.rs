@@ -1,0 +1,303 @@
+//! The HTML report (`--html`, `referee report`) of a small real match, in
+//! a real browser: headless Chromium driven through the DevTools protocol
+//! by the headless_chrome crate.
+//!
+//! Chromium comes from the system (`apt-get install chromium`; `$CHROMIUM`
+//! names another binary). Where it is missing the browser test says so and
+//! stops, unless `REFEREE_BROWSER=required` (CI sets it and installs
+//! Chromium): then its absence is a failure.
+
+mod common;
+
+use common::{json, othello, run, scratch};
+use headless_chrome::{Browser, LaunchOptions, Tab};
+use othello::{Color, Game};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The Chromium to drive, if there is one.
+fn chromium() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    let paths = std::env::var_os("PATH")?;
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .flat_map(|name| std::env::split_paths(&paths).map(move |dir| dir.join(name)))
+        .find(|p| p.is_file())
+}
+
+/// A 6-game match of two fixed-depth bots (reproducible), with its games
+/// file, JSON summary and HTML report.
+fn small_match(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let bot = othello();
+    let (games, summary, html) = (
+        dir.join("games.jsonl"),
+        dir.join("summary.json"),
+        dir.join("report.html"),
+    );
+    let p1 = format!("{} --depth 3", bot.display());
+    let p2 = format!("{} --depth 2", bot.display());
+    run(
+        &[
+            "--p1",
+            &p1,
+            "--p2",
+            &p2,
+            "--games",
+            "6",
+            "--seed",
+            "11",
+            "--random-openings",
+            "4",
+            "--games-out",
+            games.to_str().unwrap(),
+            "--json",
+            summary.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ],
+        0,
+    );
+    (games, summary, html)
+}
+
+fn eval(tab: &Arc<Tab>, script: &str) -> Value {
+    tab.evaluate(script, false)
+        .unwrap_or_else(|e| panic!("{script}: {e}"))
+        .value
+        .unwrap_or(Value::Null)
+}
+
+/// The `data-value` of a summary cell, parsed.
+fn cell_value(tab: &Arc<Tab>, id: &str) -> Value {
+    let text = eval(
+        tab,
+        &format!("document.getElementById('{id}').dataset.value"),
+    );
+    serde_json::from_str(
+        text.as_str()
+            .unwrap_or_else(|| panic!("#{id} has no value")),
+    )
+    .unwrap_or_else(|e| panic!("#{id}: {e}"))
+}
+
+/// Whether two JSON values are equal, numbers compared as numbers (the
+/// page's `1` is the summary's `1.0`).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+        }
+        _ => a == b,
+    }
+}
+
+/// The summary cell `id` shows `expected`.
+fn assert_cell(tab: &Arc<Tab>, id: &str, expected: Value) {
+    let shown = cell_value(tab, id);
+    assert!(
+        same(&shown, &expected),
+        "#{id}: page {shown}, summary {expected}"
+    );
+}
+
+/// The board as the page shows it: 64 characters a1..h8, `b`, `w` or `.`.
+fn shown_board(tab: &Arc<Tab>) -> String {
+    let text = eval(
+        tab,
+        "Array.from({length: 64}, (_, i) => { \
+           const sq = String.fromCharCode(97 + i % 8) + String(1 + Math.floor(i / 8)); \
+           return document.querySelector(`#board .cell[data-sq='${sq}']`).dataset.disc || '.'; \
+         }).join('')",
+    );
+    text.as_str().expect("a string").to_string()
+}
+
+/// The library's board after `transcript`, in the page's notation.
+fn library_board(transcript: &str) -> (String, u32) {
+    let game = Game::from_transcript(transcript).expect("a legal transcript");
+    let board = game.board();
+    let (black, white) = match game.to_move() {
+        Color::Black => (board.player, board.opponent),
+        Color::White => (board.opponent, board.player),
+    };
+    let cells = (0..64)
+        .map(|i| {
+            let bit = 1u64 << i;
+            if black & bit != 0 {
+                'b'
+            } else if white & bit != 0 {
+                'w'
+            } else {
+                '.'
+            }
+        })
+        .collect();
+    (cells, board.moves().count())
+}
+
+#[test]
+fn report_and_html_flag_write_the_same_page_and_name_bad_lines() {
+    let dir = scratch("report-cli");
+    let (games, _, html) = small_match(&dir);
+    let again = dir.join("again.html");
+    run(
+        &[
+            "report",
+            games.to_str().unwrap(),
+            "-o",
+            again.to_str().unwrap(),
+        ],
+        0,
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(page, std::fs::read_to_string(&again).unwrap());
+    assert!(page.len() < 200_000, "{} bytes for 6 games", page.len());
+    assert!(!page.contains("http://") && !page.contains("https://cdn"));
+
+    // A torn record in the middle, a foreign file: errors naming the line.
+    let text = std::fs::read_to_string(&games).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[3] = &lines[3][..lines[3].len() / 2];
+    let torn = dir.join("torn.jsonl");
+    std::fs::write(&torn, lines.join("\n") + "\n").unwrap();
+    let out = run(&["report", torn.to_str().unwrap(), "-o", "/dev/null"], 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("torn.jsonl:4:"), "{err}");
+    let foreign = dir.join("foreign.jsonl");
+    std::fs::write(&foreign, "{\"hello\": 1}\n").unwrap();
+    let out = run(&["report", foreign.to_str().unwrap(), "-o", "/dev/null"], 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("foreign.jsonl:1:"));
+
+    // The same games in two files: refused, both places named.
+    let out = run(
+        &[
+            "report",
+            games.to_str().unwrap(),
+            games.to_str().unwrap(),
+            "-o",
+            "/dev/null",
+        ],
+        2,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is also in"), "{err}");
+
+    // A partial match says so: drop games 3 and 6 (the games file is in
+    // the order games finished).
+    let partial = dir.join("partial.jsonl");
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.contains("\"game\":3,") && !l.contains("\"game\":6,"))
+        .collect();
+    std::fs::write(&partial, kept.join("\n") + "\n").unwrap();
+    let page_out = dir.join("partial.html");
+    run(
+        &[
+            "report",
+            partial.to_str().unwrap(),
+            "-o",
+            page_out.to_str().unwrap(),
+        ],
+        0,
+    );
+    let page = std::fs::read_to_string(&page_out).unwrap();
+    assert!(page.contains("\"partial\":{\"played\":4,\"planned\":6,\"missing\":[3,6]}"));
+}
+
+#[test]
+fn the_report_replays_a_real_match_in_a_browser() {
+    let Some(chromium) = chromium() else {
+        let required = std::env::var("REFEREE_BROWSER").is_ok_and(|v| v == "required");
+        assert!(
+            !required,
+            "REFEREE_BROWSER=required but no Chromium: apt-get install chromium, or set $CHROMIUM"
+        );
+        eprintln!(
+            "no Chromium found (apt-get install chromium, or set $CHROMIUM): browser test not run"
+        );
+        return;
+    };
+    let dir = scratch("report-browser");
+    let (games, summary, html) = small_match(&dir);
+    let expected = json(&summary);
+
+    let options = LaunchOptions::default_builder()
+        .headless(true)
+        .sandbox(false)
+        .path(Some(chromium))
+        .build()
+        .expect("launch options");
+    let browser = Browser::new(options).expect("Chromium starts");
+    let tab = browser.new_tab().expect("a tab");
+    let url = format!("file://{}", html.display());
+    tab.navigate_to(&url).expect("the page opens");
+    tab.wait_for_element("body[data-ready='1']")
+        .expect("the page's script finishes");
+
+    // The summary shows the JSON summary's numbers.
+    let p1 = &expected["p1"];
+    assert_cell(&tab, "sum-games", expected["games"].clone());
+    assert_cell(
+        &tab,
+        "sum-wld",
+        serde_json::json!([p1["wins"], p1["losses"], p1["draws"]]),
+    );
+    assert_cell(
+        &tab,
+        "sum-elo",
+        serde_json::json!([expected["elo"], expected["elo_error"]]),
+    );
+    assert_cell(&tab, "sum-los", expected["los"].clone());
+    assert_cell(&tab, "sum-penta", expected["pentanomial"].clone());
+    assert_cell(&tab, "sum-draws", expected["draw_ratio"].clone());
+
+    // Open game 2 from the list, step k moves with the arrow key: the board
+    // is the library's after those k moves, legal moves marked.
+    let record: Value = std::fs::read_to_string(&games)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|r| r["game"] == 2)
+        .expect("game 2 is recorded");
+    let transcript: String = record["opening"].as_str().unwrap().to_string()
+        + &record["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["square"].as_str().unwrap())
+            .collect::<String>();
+    let plies = transcript.len() / 2;
+    tab.wait_for_element("#game-list tr[data-game='2']")
+        .expect("game 2 is listed")
+        .click()
+        .expect("game 2 opens");
+    for k in 0..=plies.min(24) {
+        let (board, legal) = library_board(&transcript[..2 * k]);
+        assert_eq!(shown_board(&tab), board, "after {k} moves");
+        let label = eval(&tab, "document.getElementById('ply-label').textContent");
+        assert_eq!(
+            label.as_str(),
+            Some(format!("move {k} of {plies}").as_str())
+        );
+        let marked = eval(
+            &tab,
+            "document.querySelectorAll('#board .cell[data-legal=\"1\"]').length",
+        );
+        assert_eq!(
+            marked.as_u64(),
+            Some(u64::from(legal)),
+            "legal moves after {k}"
+        );
+        tab.press_key("ArrowRight").expect("a key press");
+    }
+    // End, then the last position is the game's end.
+    tab.press_key("End").expect("a key press");
+    let (board, _) = library_board(&transcript);
+    assert_eq!(shown_board(&tab), board, "at the end");
+    let shown_transcript = eval(&tab, "document.getElementById('transcript').value");
+    assert_eq!(shown_transcript.as_str(), Some(transcript.as_str()));
+}
