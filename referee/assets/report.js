@@ -45,9 +45,10 @@ function summary() {
   if (D.partial) {
     const p = D.partial;
     const shown = p.missing.join(", ") + (p.planned - p.played > p.missing.length ? ", ..." : "");
+    const shards = p.missing_shards.length ? ` Shards without a file: ${p.missing_shards.join(", ")}.` : "";
     $("partial").hidden = false;
     $("partial").textContent =
-      `Partial match: ${p.played} of ${p.planned} games recorded (missing: ${shown}).`;
+      `Partial match: ${p.played} of ${p.planned} games recorded (missing: ${shown}).${shards}`;
   }
   const t = $("summary-table");
   row(t, "p1", `${NAMES[0]}  (${D.header.p1})`, "sum-p1");

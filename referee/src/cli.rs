@@ -1,6 +1,7 @@
 //! The command line (clap), and its checks that clap cannot make.
 
 use crate::play::PlayerSpec;
+use crate::record::Shard;
 use crate::stats::Sprt;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -69,6 +70,11 @@ pub struct Args {
     /// Write the summary as JSON.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Play only shard I of N (1 <= I <= N): every N-th pair of games, with
+    /// the openings and bot seeds the whole match gives them. Each shard
+    /// writes its own --games-out; `referee summary` merges them.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
     /// Write the match's HTML report (as `referee report`) when it ends.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
@@ -102,6 +108,25 @@ pub enum Command {
     /// every game replayable) from its games files: one file, a resumed
     /// one, or several shards of the same match.
     Report(ReportArgs),
+    /// Print the summary of a match from its games files (one file, a
+    /// resumed one, or the shards of a sharded match), as the referee
+    /// prints it after a match.
+    Summary(SummaryArgs),
+}
+
+/// `referee summary`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SummaryArgs {
+    /// Games files (`--games-out`) of one match.
+    #[arg(required = true, value_name = "GAMES_FILE")]
+    pub files: Vec<PathBuf>,
+    /// Write the summary as JSON, as `--json` does after a match.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Summarise what there is when shards or games are missing (else that
+    /// is an error naming them).
+    #[arg(long)]
+    pub partial: bool,
 }
 
 /// `referee report`.

@@ -7,6 +7,7 @@ mod display;
 mod games_file;
 mod ggf;
 mod human;
+mod merge;
 mod openings;
 mod output;
 mod play;
@@ -56,8 +57,10 @@ fn main() -> ExitCode {
 }
 
 fn run(mut args: Args, demo: bool) -> Result<(), String> {
-    if let Some(cli::Command::Report(r)) = &args.command {
-        return report::write(&r.files, &r.output);
+    match &args.command {
+        Some(cli::Command::Report(r)) => return report::write(&r.files, &r.output),
+        Some(cli::Command::Summary(s)) => return summary_command(s),
+        None => {}
     }
     if let Some(spec) = &args.replay {
         return replay(spec, Duration::from_millis(args.delay_ms));
@@ -120,6 +123,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
             margin_ms: args.margin_ms,
             memory_mb: args.memory_mb,
             sprt: args.sprt.clone(),
+            shard: args.shard,
         }),
     };
     // Every output file is checked before the first game, not after the
@@ -155,11 +159,24 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
             limits,
             memory_mb: (args.memory_mb > 0).then_some(args.memory_mb),
         })
+        .filter(|s| args.shard.is_none_or(|shard| shard.has_game(s.game)))
         .collect();
+    let planned = setups.len();
 
     // Resume: keep the games already in the file, play the others.
     let (mut records, mut writer) = match (previous, &args.games_out) {
         (Some((path, file)), _) => {
+            if file.header.same_match(&header) && file.header.shard() != header.shard() {
+                let name = |s: Option<record::Shard>| {
+                    s.map_or("the whole match".into(), |s| format!("shard {s}"))
+                };
+                return Err(format!(
+                    "--resume: {} holds {}, not {}",
+                    path.display(),
+                    name(file.header.shard()),
+                    name(header.shard())
+                ));
+            }
             if !file.header.same_match(&header) {
                 return Err(format!(
                     "--resume: {} belongs to another match (players, seed, openings or limits differ)",
@@ -170,14 +187,15 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
                 .records
                 .iter()
                 .enumerate()
-                .find(|(_, r)| r.game > games)
+                .find(|(_, r)| !setups.iter().any(|s| s.game == r.game))
             {
                 return Err(format!(
-                    "--resume: {}:{}: game {} is outside this match of {games} games \
-                     (give the --games of the match that wrote the file)",
+                    "--resume: {}:{}: game {} is outside this match of {games} games{} \
+                     (give the --games and --shard of the match that wrote the file)",
                     path.display(),
                     i + 2,
-                    r.game
+                    r.game,
+                    args.shard.map_or(String::new(), |s| format!(", shard {s}"))
                 ));
             }
             let writer = games_file::GamesWriter::append(path, file.valid_len)?;
@@ -211,7 +229,17 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
     let names = [players[0].name.clone(), players[1].name.clone()];
     let commands = [players[0].command.as_str(), players[1].command.as_str()];
     let specs = [players[0].spec.clone(), players[1].spec.clone()];
-    let out = output::Output::new(games, watch);
+    let out = output::Output::new(planned, watch);
+    // A shard cannot stop on the SPRT alone: the whole match decides, in
+    // `referee summary` of the shards.
+    let live_sprt = if args.shard.is_some() {
+        if sprt.is_some() {
+            out.note("--shard: this shard plays all its games; `referee summary` of the shards gives the SPRT's verdict");
+        }
+        None
+    } else {
+        sprt.as_ref()
+    };
     if args.seed.is_none() && resumed_games == 0 && !watch {
         out.note(&format!(
             "seed {seed} (pass --seed {seed} to replay this match)"
@@ -229,7 +257,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
             seed,
         )
     };
-    let initial = summary::live(&records, sprt.as_ref());
+    let initial = summary::live(&records, live_sprt);
     out.start(records.len(), &initial);
     // A resumed match whose SPRT has already decided plays no more games.
     let todo = if initial.go_on { todo } else { Vec::new() };
@@ -242,7 +270,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         }
         out.game(&record, &names);
         records.push(record);
-        let live = summary::live(&records, sprt.as_ref());
+        let live = summary::live(&records, live_sprt);
         out.progress(records.len(), &live);
         live.go_on
     };
@@ -284,13 +312,46 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         failures.extend(write_file(path, &text, "--ggf"));
     }
     if let Some(path) = &args.html {
-        failures.extend(write_file(path, &report::html(&header, &records), "--html"));
+        let shards = header.shard().into_iter().collect();
+        let gaps = merge::gaps(&header, &shards, &records);
+        failures.extend(write_file(
+            path,
+            &report::html(&header, &records, &gaps),
+            "--html",
+        ));
     }
     // The match was played and summarised; a lost output still fails.
     if failures.is_empty() {
         Ok(())
     } else {
         Err(failures.join("; "))
+    }
+}
+
+/// `referee summary FILES`: the merged match's summary, as after a match.
+fn summary_command(args: &cli::SummaryArgs) -> Result<(), String> {
+    if let Some(path) = &args.json {
+        check_writable(path).map_err(|e| format!("--json {}: {e}", path.display()))?;
+    }
+    let m = merge::read(&args.files)?;
+    let gaps = m.gaps();
+    if !gaps.is_empty() {
+        let what = gaps.describe(m.records.len());
+        if !args.partial {
+            return Err(format!(
+                "{what} (add --partial to summarise the games there are)"
+            ));
+        }
+        output::print(&format!("partial: {what}\n"));
+    }
+    let s = report::summary(&m.header, &m.records);
+    output::print(&summary::text(&s));
+    match &args.json {
+        Some(path) => {
+            let text = serde_json::to_string_pretty(&s).expect("the summary serializes");
+            write_file(path, &(text + "\n"), "--json").map_or(Ok(()), Err)
+        }
+        None => Ok(()),
     }
 }
 

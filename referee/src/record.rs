@@ -206,6 +206,49 @@ pub struct Settings {
     /// `--sprt`, as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<String>,
+    /// `--shard`: the part of the match this file holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+}
+
+/// Part `index` (from 1) of `count` of a match: its pairs `p` (from 0) with
+/// `p % count == index - 1`, both games of a pair together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which part, 1..=count.
+    pub index: usize,
+    /// How many parts.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `I/N` (1 <= I <= N).
+    ///
+    /// # Errors
+    /// Anything else, with what was expected.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("expected I/N with 1 <= I <= N (as 3/8), found {text:?}");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether game `game` (from 1) is in this shard.
+    pub fn has_game(self, game: usize) -> bool {
+        (game - 1) / 2 % self.count == self.index - 1
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
 }
 
 impl Header {
@@ -215,7 +258,7 @@ impl Header {
     /// Whether `other` describes the same match: the same players, seed and
     /// openings and, when both record them, the same time and memory
     /// limits. The number of games may differ (a match can be extended),
-    /// and so may the display names and the SPRT.
+    /// and so may the display names, the SPRT and the shard.
     pub fn same_match(&self, other: &Header) -> bool {
         let limits = |s: &Settings| (s.turn_ms, s.first_turn_ms, s.margin_ms, s.memory_mb);
         let limits_agree = match (&self.settings, &other.settings) {
@@ -231,5 +274,64 @@ impl Header {
                 &other.openings,
             )
             && limits_agree
+    }
+
+    /// The shard this file holds, if the match was sharded.
+    pub fn shard(&self) -> Option<Shard> {
+        self.settings.as_ref().and_then(|s| s.shard)
+    }
+}
+
+/// Records for unit tests.
+#[cfg(test)]
+pub mod testing {
+    use super::*;
+
+    pub fn header(games: Option<usize>) -> Header {
+        Header {
+            kind: Header::KIND.into(),
+            p1: "./bots/new --depth 3".into(),
+            p2: "old".into(),
+            seed: 1,
+            openings: "start".into(),
+            settings: games.map(|games| Settings {
+                games,
+                names: ["new".into(), "old".into()],
+                turn_ms: 150,
+                first_turn_ms: 2000,
+                margin_ms: 0,
+                memory_mb: 768,
+                sprt: None,
+                shard: None,
+            }),
+        }
+    }
+
+    /// Game `game` won by `winner`, p1's moves taking `ms` each after its
+    /// first (an 18-move opening, so the bots' moves are numbers 19...).
+    pub fn record(game: usize, winner: Option<Side>, ms: f64) -> GameRecord {
+        let mv = |by, ms, msg: &str| MoveRecord {
+            by,
+            square: "d3".into(),
+            ms,
+            limit_ms: 150.0,
+            msg: Some(msg.into()),
+        };
+        GameRecord {
+            game,
+            black: if game % 2 == 1 { Side::P1 } else { Side::P2 },
+            opening: "d3".repeat(18),
+            moves: vec![
+                mv(Side::P1, 900.0, "d12 +1"),
+                mv(Side::P2, 5.0, ""),
+                mv(Side::P1, ms, "s7 -2 50ms"),
+            ],
+            winner,
+            discs_black: 40,
+            discs_white: 24,
+            fault: None,
+            seeds: [0, 0],
+            killed_after_end: Vec::new(),
+        }
     }
 }

@@ -8,7 +8,7 @@
 //! them and replays the games.
 
 use crate::cli::default_name;
-use crate::games_file::{self, GamesFile};
+use crate::merge::{self, Gaps};
 use crate::record::{GameRecord, Header, Side};
 use crate::stats::{self, Pentanomial, Sprt};
 use crate::summary::{self, Summary};
@@ -26,67 +26,14 @@ const UPLOT_SCRIPT: &str = include_str!("../assets/uplot/uPlot.iife.min.js");
 /// The last move number charted (a game has at most 60 moves).
 const MAX_MOVE: usize = 60;
 
-/// A match read back from its games files.
-#[derive(Debug)]
-pub struct Match {
-    /// The first file's header (all files share the match's).
-    pub header: Header,
-    /// Every game, by number.
-    pub records: Vec<GameRecord>,
-}
-
-/// Reads and merges the games files of one match: the shards of a match,
-/// or a single (possibly resumed) file.
-///
-/// # Errors
-/// A file that cannot be read (with its line), a file of another match,
-/// or a game recorded in two files.
-pub fn read(files: &[PathBuf]) -> Result<Match, String> {
-    let mut header: Option<(PathBuf, Header)> = None;
-    let mut records = Vec::new();
-    let mut seen: BTreeMap<usize, (PathBuf, usize)> = BTreeMap::new();
-    for path in files {
-        let GamesFile {
-            header: h,
-            records: rs,
-            ..
-        } = games_file::read(path)?;
-        match &header {
-            Some((first, h0)) if !h0.same_match(&h) => {
-                return Err(format!(
-                    "{}: another match than {} (players, seed, openings or limits differ)",
-                    path.display(),
-                    first.display()
-                ));
-            }
-            Some(_) => {}
-            None => header = Some((path.clone(), h)),
-        }
-        for (i, r) in rs.into_iter().enumerate() {
-            let line = i + 2;
-            if let Some((other, other_line)) = seen.insert(r.game, (path.clone(), line)) {
-                return Err(format!(
-                    "{}:{line}: game {} is also in {}:{other_line}",
-                    path.display(),
-                    r.game,
-                    other.display()
-                ));
-            }
-            records.push(r);
-        }
-    }
-    let (_, header) = header.ok_or("no games file given")?;
-    records.sort_by_key(|r| r.game);
-    Ok(Match { header, records })
-}
-
 /// `referee report FILES -o OUT`.
 ///
 /// # Errors
-/// Unreadable or inconsistent input (see [`read`]), or an unwritable page.
+/// Unreadable or inconsistent input (see [`merge::read`]), or an unwritable
+/// page.
 pub fn write(files: &[PathBuf], output: &Path) -> Result<(), String> {
-    let m = read(files)?;
-    let page = html(&m.header, &m.records);
+    let m = merge::read(files)?;
+    let page = html(&m.header, &m.records, &m.gaps());
     std::fs::write(output, page).map_err(|e| format!("{}: {e}", output.display()))?;
     eprintln!("referee: {} games -> {}", m.records.len(), output.display());
     Ok(())
@@ -119,12 +66,22 @@ pub fn summary(header: &Header, records: &[GameRecord]) -> Summary {
     )
 }
 
-/// The whole page.
-pub fn html(header: &Header, records: &[GameRecord]) -> String {
+/// The whole page; `gaps` says what the match lacks.
+pub fn html(header: &Header, records: &[GameRecord], gaps: &Gaps) -> String {
     let data = Data {
         names: names(header),
         header,
-        partial: partial(header, records),
+        partial: (!gaps.is_empty()).then(|| Partial {
+            played: records.len(),
+            planned: gaps.planned,
+            missing: gaps
+                .missing_games
+                .iter()
+                .take(MISSING_SHOWN)
+                .copied()
+                .collect(),
+            missing_shards: gaps.missing_shards.iter().map(|s| s.to_string()).collect(),
+        }),
         summary: summary(header, records),
         per_move: Side::BOTH.map(|side| per_move(records, side)),
         elo: elo_series(records),
@@ -172,28 +129,12 @@ struct Partial {
     planned: usize,
     /// The first missing game numbers (at most [`MISSING_SHOWN`]).
     missing: Vec<usize>,
+    /// Shards without a file (`2/4`).
+    missing_shards: Vec<String>,
 }
 
 /// Missing game numbers listed by the page.
 const MISSING_SHOWN: usize = 20;
-
-fn partial(header: &Header, records: &[GameRecord]) -> Option<Partial> {
-    let highest = records.iter().map(|r| r.game).max().unwrap_or(0);
-    let planned = header
-        .settings
-        .as_ref()
-        .map_or(highest, |s| s.games.max(highest));
-    let have: std::collections::HashSet<usize> = records.iter().map(|r| r.game).collect();
-    let missing: Vec<usize> = (1..=planned)
-        .filter(|g| !have.contains(g))
-        .take(MISSING_SHOWN)
-        .collect();
-    (records.len() < planned).then_some(Partial {
-        played: records.len(),
-        planned,
-        missing,
-    })
-}
 
 /// One player's think times and depths by move number (index 0 is move 1);
 /// first turns, which have their own limit, are left out as in the tuning
@@ -341,73 +282,12 @@ fn round1(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{MoveRecord, Settings};
-
-    fn header(games: Option<usize>) -> Header {
-        Header {
-            kind: Header::KIND.into(),
-            p1: "./bots/new --depth 3".into(),
-            p2: "old".into(),
-            seed: 1,
-            openings: "start".into(),
-            settings: games.map(|games| Settings {
-                games,
-                names: ["new".into(), "old".into()],
-                turn_ms: 150,
-                first_turn_ms: 2000,
-                margin_ms: 0,
-                memory_mb: 768,
-                sprt: None,
-            }),
-        }
-    }
-
-    /// Game `game` won by `winner`, p1's moves taking `ms` each after its
-    /// first (an 18-move opening, so the bots' moves are numbers 19...).
-    fn record(game: usize, winner: Option<Side>, ms: f64) -> GameRecord {
-        let mv = |by, ms, msg: &str| MoveRecord {
-            by,
-            square: "d3".into(),
-            ms,
-            limit_ms: 150.0,
-            msg: Some(msg.into()),
-        };
-        GameRecord {
-            game,
-            black: if game % 2 == 1 { Side::P1 } else { Side::P2 },
-            opening: "d3".repeat(18),
-            moves: vec![
-                mv(Side::P1, 900.0, "d12 +1"),
-                mv(Side::P2, 5.0, ""),
-                mv(Side::P1, ms, "s7 -2 50ms"),
-            ],
-            winner,
-            discs_black: 40,
-            discs_white: 24,
-            fault: None,
-            seeds: [0, 0],
-            killed_after_end: Vec::new(),
-        }
-    }
+    use crate::record::testing::{header, record};
 
     #[test]
     fn names_come_from_the_settings_or_from_the_commands() {
         assert_eq!(names(&header(Some(4))), ["new", "old"]);
         assert_eq!(names(&header(None)), ["new --depth 3", "old"]);
-    }
-
-    #[test]
-    fn a_match_with_games_missing_is_partial() {
-        let records = [record(1, Some(Side::P1), 50.0), record(4, None, 50.0)];
-        let p = partial(&header(Some(6)), &records).expect("partial");
-        assert_eq!((p.played, p.planned, p.missing), (2, 6, vec![2, 3, 5, 6]));
-        // Without settings, only the gaps below the highest game show.
-        let p = partial(&header(None), &records).expect("partial");
-        assert_eq!((p.planned, p.missing), (4, vec![2, 3]));
-        let all: Vec<GameRecord> = (1..=4).map(|g| record(g, None, 50.0)).collect();
-        assert_eq!(partial(&header(Some(4)), &all), None);
-        // A match extended by --resume: more games than the header says.
-        assert_eq!(partial(&header(Some(2)), &all), None);
     }
 
     #[test]
@@ -458,7 +338,7 @@ mod tests {
     fn the_page_is_one_file_whose_data_cannot_close_its_script() {
         let mut r = record(1, Some(Side::P1), 50.0);
         r.moves[2].msg = Some("</script><b>".into());
-        let page = html(&header(Some(1)), &[r]);
+        let page = html(&header(Some(1)), &[r], &Gaps::default());
         assert!(page.contains("<\\/script><b>"));
         assert_eq!(page.matches("</script>").count(), 3, "data, uPlot, viewer");
         assert!(!page.contains("{{"), "every placeholder filled");

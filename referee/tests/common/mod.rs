@@ -34,6 +34,14 @@ pub fn othello() -> PathBuf {
     bot
 }
 
+/// `program` on the PATH, if it is there.
+pub fn find(program: &str) -> Option<PathBuf> {
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+}
+
 /// A fresh, empty scratch directory for one test.
 pub fn scratch(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("referee-test-{}-{test}", std::process::id()));

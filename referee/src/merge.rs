@@ -1,0 +1,227 @@
+//! Games files read back as one match: a plain run, a resumed one, or the
+//! shards of a sharded match (`--shard I/N`), merged by game number. Used
+//! by `referee summary` and `referee report`.
+
+use crate::games_file::{self, GamesFile};
+use crate::record::{GameRecord, Header, Shard};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+/// A match read back from its games files.
+#[derive(Debug)]
+pub struct Match {
+    /// The first file's header (all files share the match's).
+    pub header: Header,
+    /// Every game, by number.
+    pub records: Vec<GameRecord>,
+    /// The shards present, if the files are shards.
+    pub shards: BTreeSet<Shard>,
+}
+
+/// Reads and merges the games files of one match.
+///
+/// # Errors
+/// A file that cannot be read (with its line), a file of another match
+/// (other players, seed, openings or limits; another number of games or of
+/// shards), a shard given twice, or a game recorded in two files.
+pub fn read(files: &[PathBuf]) -> Result<Match, String> {
+    let mut first: Option<(PathBuf, Header)> = None;
+    let mut records = Vec::new();
+    let mut shards: BTreeMap<Shard, PathBuf> = BTreeMap::new();
+    let mut seen: BTreeMap<usize, (PathBuf, usize)> = BTreeMap::new();
+    for path in files {
+        let GamesFile {
+            header,
+            records: rs,
+            ..
+        } = games_file::read(path)?;
+        if let Some((first_path, h0)) = &first {
+            if h0.shard().is_some() != header.shard().is_some() {
+                return Err(format!(
+                    "{}: {} a shard and {} is not: give the shards of one match, or one file",
+                    path.display(),
+                    if header.shard().is_some() {
+                        "is"
+                    } else {
+                        "is not"
+                    },
+                    first_path.display()
+                ));
+            }
+            let size = |h: &Header| {
+                h.settings
+                    .as_ref()
+                    .map(|s| (s.games, s.shard.map(|s| s.count)))
+            };
+            if !h0.same_match(&header) || size(h0) != size(&header) {
+                return Err(format!(
+                    "{}: another match than {} (players, seed, openings, limits, games or \
+                     shard count differ)",
+                    path.display(),
+                    first_path.display()
+                ));
+            }
+        }
+        if let Some(shard) = header.shard() {
+            if let Some(other) = shards.insert(shard, path.clone()) {
+                return Err(format!(
+                    "{}: shard {shard} is also {}",
+                    path.display(),
+                    other.display()
+                ));
+            }
+        }
+        for (i, r) in rs.into_iter().enumerate() {
+            let line = i + 2;
+            if let Some((other, other_line)) = seen.insert(r.game, (path.clone(), line)) {
+                return Err(format!(
+                    "{}:{line}: game {} is also in {}:{other_line}",
+                    path.display(),
+                    r.game,
+                    other.display()
+                ));
+            }
+            if let Some(shard) = header.shard() {
+                if !shard.has_game(r.game) {
+                    return Err(format!(
+                        "{}:{line}: game {} does not belong to shard {shard}",
+                        path.display(),
+                        r.game
+                    ));
+                }
+            }
+            records.push(r);
+        }
+        if first.is_none() {
+            first = Some((path.clone(), header));
+        }
+    }
+    let (_, header) = first.ok_or("no games file given")?;
+    records.sort_by_key(|r| r.game);
+    Ok(Match {
+        header,
+        records,
+        shards: shards.into_keys().collect(),
+    })
+}
+
+/// What a merged match lacks.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Gaps {
+    /// Games of the match (its `--games`; the highest game number when the
+    /// files do not record it).
+    pub planned: usize,
+    /// Shards with no file.
+    pub missing_shards: Vec<Shard>,
+    /// Game numbers with no record (those of missing shards included).
+    pub missing_games: Vec<usize>,
+}
+
+impl Gaps {
+    /// Whether nothing is missing.
+    pub fn is_empty(&self) -> bool {
+        self.missing_shards.is_empty() && self.missing_games.is_empty()
+    }
+
+    /// One line: the missing shards and games (the first 20 of them).
+    pub fn describe(&self, recorded: usize) -> String {
+        let mut parts = Vec::new();
+        if !self.missing_shards.is_empty() {
+            let names: Vec<String> = self.missing_shards.iter().map(|s| s.to_string()).collect();
+            parts.push(format!("shards missing: {}", names.join(", ")));
+        }
+        if !self.missing_games.is_empty() {
+            let shown: Vec<String> = self
+                .missing_games
+                .iter()
+                .take(20)
+                .map(|g| g.to_string())
+                .collect();
+            let more = if self.missing_games.len() > 20 {
+                ", ..."
+            } else {
+                ""
+            };
+            parts.push(format!(
+                "{} games missing: {}{more}",
+                self.missing_games.len(),
+                shown.join(", ")
+            ));
+        }
+        format!(
+            "{recorded} of {} games recorded; {}",
+            self.planned,
+            parts.join("; ")
+        )
+    }
+}
+
+impl Match {
+    /// What the match lacks.
+    pub fn gaps(&self) -> Gaps {
+        gaps(&self.header, &self.shards, &self.records)
+    }
+}
+
+/// What a match of `header` lacks when `shards` and `records` are there:
+/// shards without a file, and games without a record.
+pub fn gaps(header: &Header, shards: &BTreeSet<Shard>, records: &[GameRecord]) -> Gaps {
+    let highest = records.iter().map(|r| r.game).max().unwrap_or(0);
+    let planned = header
+        .settings
+        .as_ref()
+        .map_or(highest, |s| s.games.max(highest));
+    let missing_shards = match header.shard() {
+        Some(s) => (1..=s.count)
+            .map(|index| Shard {
+                index,
+                count: s.count,
+            })
+            .filter(|s| !shards.contains(s))
+            .collect(),
+        None => Vec::new(),
+    };
+    let have: BTreeSet<usize> = records.iter().map(|r| r.game).collect();
+    Gaps {
+        planned,
+        missing_shards,
+        missing_games: (1..=planned).filter(|g| !have.contains(g)).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::testing::{header, record};
+    use crate::record::Side;
+
+    #[test]
+    fn gaps_name_missing_games_and_shards() {
+        let records = [record(1, Some(Side::P1), 50.0), record(4, None, 50.0)];
+        let none = BTreeSet::new();
+        let g = gaps(&header(Some(6)), &none, &records);
+        assert_eq!((g.planned, g.missing_games.clone()), (6, vec![2, 3, 5, 6]));
+        assert_eq!(
+            g.describe(2),
+            "2 of 6 games recorded; 4 games missing: 2, 3, 5, 6"
+        );
+        // Without settings, only the gaps below the highest game show.
+        let g = gaps(&header(None), &none, &records);
+        assert_eq!((g.planned, g.missing_games), (4, vec![2, 3]));
+        // Complete, or extended by --resume beyond the header's games.
+        let all: Vec<GameRecord> = (1..=4).map(|n| record(n, None, 50.0)).collect();
+        assert!(gaps(&header(Some(4)), &none, &all).is_empty());
+        assert!(gaps(&header(Some(2)), &none, &all).is_empty());
+        // Shard 2 of 2 missing: its pairs' games too.
+        let mut h = header(Some(8));
+        let first = Shard { index: 1, count: 2 };
+        h.settings.as_mut().unwrap().shard = Some(first);
+        let mine: Vec<GameRecord> = [1, 2, 5, 6]
+            .iter()
+            .map(|&n| record(n, None, 50.0))
+            .collect();
+        let g = gaps(&h, &BTreeSet::from([first]), &mine);
+        assert_eq!(g.missing_shards, vec![Shard { index: 2, count: 2 }]);
+        assert_eq!(g.missing_games, vec![3, 4, 7, 8]);
+    }
+}
