@@ -19,6 +19,7 @@
 //! so an interrupted run keeps every finished game and resumes.
 
 use crate::gen::Sample;
+use crate::shard::Shard;
 use indicatif::ProgressBar;
 use othello::eval::{weights, EvalKind, Evaluator};
 use othello::search::alphabeta::AlphaBeta;
@@ -33,6 +34,22 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
+
+/// The header field of a shard (`shard=2/4`), last on the line.
+const SHARD_KEY: &str = "shard=";
+
+/// A header split into the chunk's header and the shard it names, if any.
+///
+/// # Errors
+/// A malformed shard field.
+pub fn split_shard(header: &str) -> Result<(&str, Option<Shard>), String> {
+    match header.rsplit_once(' ') {
+        Some((base, last)) if last.starts_with(SHARD_KEY) => {
+            Ok((base, Some(Shard::parse(&last[SHARD_KEY.len()..])?)))
+        }
+        _ => Ok((header, None)),
+    }
+}
 
 /// The header's first word.
 const MAGIC: &str = "othello-corpus";
@@ -61,6 +78,8 @@ pub struct CorpusConfig {
     pub random_plies: (u32, u32),
     /// After the opening, chance of a random move.
     pub epsilon: f64,
+    /// Only this part of the chunk's games (`--shard`).
+    pub shard: Option<Shard>,
 }
 
 impl Default for CorpusConfig {
@@ -73,6 +92,7 @@ impl Default for CorpusConfig {
             exact_empties: 18,
             random_plies: (2, 20),
             epsilon: 0.04,
+            shard: None,
         }
     }
 }
@@ -83,10 +103,14 @@ fn weights_id() -> String {
 }
 
 impl CorpusConfig {
-    /// The header line (without its newline).
+    /// The header line (without its newline); a shard's ends with
+    /// ` shard=I/N`.
     pub fn header(&self) -> String {
+        let shard = self
+            .shard
+            .map_or(String::new(), |s| format!(" {SHARD_KEY}{s}"));
         format!(
-            "{MAGIC} {VERSION} seed={} depth={} exact={} plies={}-{} epsilon={} weights={}",
+            "{MAGIC} {VERSION} seed={} depth={} exact={} plies={}-{} epsilon={} weights={}{shard}",
             self.seed,
             self.depth,
             self.exact_empties,
@@ -95,6 +119,17 @@ impl CorpusConfig {
             self.epsilon,
             weights_id()
         )
+    }
+
+    /// The chunk's `k`-th game (from 0) in this file: game `k`, or for a
+    /// shard the shard's `k`-th.
+    fn game(&self, k: u32) -> u32 {
+        self.shard.map_or(k, |s| s.game(k))
+    }
+
+    /// Games in this file when complete.
+    pub fn file_games(&self) -> u32 {
+        self.shard.map_or(self.games, |s| s.games_of(self.games))
     }
 }
 
@@ -314,7 +349,7 @@ pub fn generate(cfg: &CorpusConfig, path: &Path, bar: &ProgressBar) -> Result<Ge
         }
         std::fs::write(path, format!("{header}\n")).map_err(|e| format!("{name}: {e}"))?;
     }
-    bar.set_position(u64::from(resumed.min(cfg.games)));
+    bar.set_position(u64::from(resumed.min(cfg.file_games())));
     let mut file = std::fs::OpenOptions::new()
         .append(true)
         .open(path)
@@ -331,8 +366,8 @@ pub fn generate(cfg: &CorpusConfig, path: &Path, bar: &ProgressBar) -> Result<Ge
             let tx = tx.clone();
             let next = &next;
             scope.spawn(move || loop {
-                let g = next.fetch_add(1, Ordering::Relaxed);
-                if g >= cfg.games || tx.send((g, play_game(cfg, g))).is_err() {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                if k >= cfg.file_games() || tx.send((k, play_game(cfg, cfg.game(k)))).is_err() {
                     break;
                 }
             });
@@ -341,8 +376,8 @@ pub fn generate(cfg: &CorpusConfig, path: &Path, bar: &ProgressBar) -> Result<Ge
         // Games finish out of order: write each once all earlier ones are.
         let mut pending = BTreeMap::new();
         let mut want = resumed;
-        for (g, game) in rx {
-            pending.insert(g, game);
+        for (k, game) in rx {
+            pending.insert(k, game);
             let mut buf = Vec::new();
             while let Some(game) = pending.remove(&want) {
                 encode(&game, &mut buf);
@@ -354,7 +389,7 @@ pub fn generate(cfg: &CorpusConfig, path: &Path, bar: &ProgressBar) -> Result<Ge
             if !buf.is_empty() {
                 if let Err(e) = file.write_all(&buf).and_then(|()| file.flush()) {
                     // Stop the workers: nothing more can be kept.
-                    next.store(cfg.games, Ordering::Relaxed);
+                    next.store(cfg.file_games(), Ordering::Relaxed);
                     return Err(format!("{name}: {e}"));
                 }
             }

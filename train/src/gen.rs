@@ -4,6 +4,7 @@
 //! solver, so late labels are exact and earlier ones are the outcome of a
 //! perfect finish.
 
+use crate::shard::Shard;
 use indicatif::ProgressBar;
 use othello::eval::{EvalKind, Evaluator};
 use othello::search::alphabeta::AlphaBeta;
@@ -53,6 +54,9 @@ pub struct GenConfig {
     pub eval: EvalKind,
     /// From this many empties on, the exact solver plays.
     pub exact_empties: u32,
+    /// Only this part of the run's games (`--shard`); samples keep the
+    /// run's game numbers.
+    pub shard: Option<Shard>,
 }
 
 impl Default for GenConfig {
@@ -66,6 +70,7 @@ impl Default for GenConfig {
             depth: 6,
             eval: EvalKind::Classic,
             exact_empties: 14,
+            shard: None,
         }
     }
 }
@@ -121,11 +126,13 @@ pub fn generate(cfg: &GenConfig, bar: &ProgressBar) -> Vec<Sample> {
             .map(|_| {
                 scope.spawn(|| {
                     let mut out = Vec::new();
+                    let games = cfg.shard.map_or(cfg.games, |s| s.games_of(cfg.games));
                     loop {
-                        let g = next.fetch_add(1, Ordering::Relaxed);
-                        if g >= u64::from(cfg.games) {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= u64::from(games) {
                             break;
                         }
+                        let g = cfg.shard.map_or(k, |s| u64::from(s.game(k as u32)));
                         // A fresh table per game: a game never depends on
                         // which games its thread played before.
                         let mut search =

@@ -11,10 +11,12 @@ mod encode;
 mod fit;
 mod gen;
 mod mpc;
+mod shard;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use othello::eval::pattern::{self, Tables};
 use othello::eval::EvalKind;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -25,15 +27,19 @@ usage:
               generate train/data/chunk-seed*.bin (4000 games per seed), fit,
               write the weights (default out: src/eval/weights.rs)
   train corpus [--seed N] [--games N] [--threads N] [--depth N] [--exact N] [--epsilon X]
-              [--out FILE]   play one chunk of the search-labelled corpus (default
-              5000 games, depth 8, exact from 18 empties; out:
-              train/corpus/games-seed<N>.bin); an existing file is resumed
+              [--shard I/N] [--out FILE]   play one chunk of the search-labelled corpus
+              (default 5000 games, depth 8, exact from 18 empties; out:
+              train/corpus/games-seed<N>.bin, a shard's games-seed<N>-shard<I>of<N>.bin);
+              an existing file is resumed; --shard I/N plays the chunk's games g
+              with g % N = I - 1, and `fit` merges the shards back into the chunk
   train gen   --out FILE [--games N] [--threads N] [--seed N] [--depth N] [--exact N]
-              [--epsilon X] [--eval NAME]   (NAME: the self-play search's evaluation)
-  train fit   [--data FILE[,FILE..]] [--epochs N] [--lr X] [--min-count N] [--step N]
-              [--bootstrap K] [--rounds N] [--anchors A,B,..] [--out FILE]
+              [--epsilon X] [--eval NAME] [--shard I/N]
+              (NAME: the self-play search's evaluation)
+  train fit   [--data FILE[+FILE..][,FILE..]] [--epochs N] [--lr X] [--min-count N]
+              [--step N] [--bootstrap K] [--rounds N] [--anchors A,B,..] [--out FILE]
               (default data: every train/corpus/*.bin chunk, which rebuilds the
-              committed weights byte for byte; files of `gen` are read too)
+              committed weights byte for byte; files of `gen` are read too, and
+              `a+b+c` joins the shards of one `gen` run)
   train match [--pairs N] [--time-ms N] [--depth N] [--threads N] [--seed N]
               [--evals A,B]   paired games of eval A (default pattern) vs B (classic)
   train mpc   [--positions N] [--max-depth D] [--threads N] [--seed N] [--values FILE]
@@ -56,7 +62,8 @@ struct Options {
     corpus: corpus::CorpusConfig,
     fit: fit::FitConfig,
     step: i32,
-    data: Vec<PathBuf>,
+    /// `--data`: groups of files, each group one run (`a+b`: its shards).
+    data: Vec<Vec<PathBuf>>,
     out: Option<PathBuf>,
     bootstrap: Option<usize>,
     rounds: u32,
@@ -160,7 +167,17 @@ fn parse(args: &[String]) -> Result<(String, Options), String> {
                 }
                 o.fit.anchors = at;
             }
-            "--data" => o.data = value.split(',').map(PathBuf::from).collect(),
+            "--data" => {
+                o.data = value
+                    .split(',')
+                    .map(|group| group.split('+').map(PathBuf::from).collect())
+                    .collect()
+            }
+            "--shard" => {
+                let shard = shard::Shard::parse(value)?;
+                o.gen.shard = Some(shard);
+                o.corpus.shard = Some(shard);
+            }
             "--out" => o.out = Some(PathBuf::from(value)),
             "--positions" => o.positions = num(value)?.max(1) as usize,
             "--max-depth" => o.max_depth = num(value)?.clamp(1, 30) as u32,
@@ -266,7 +283,8 @@ fn run_gen(o: &Options) -> Result<Vec<gen::Sample>, String> {
 
 fn generate(o: &Options) -> Result<Vec<gen::Sample>, String> {
     let start = Instant::now();
-    let samples = gen::generate(&o.gen, &bar(u64::from(o.gen.games), "games"));
+    let games = o.gen.shard.map_or(o.gen.games, |s| s.games_of(o.gen.games));
+    let samples = gen::generate(&o.gen, &bar(u64::from(games), "games"));
     println!(
         "generated {} positions from {} games in {:.0} s ({:?})",
         samples.len(),
@@ -287,32 +305,112 @@ fn save(samples: &[gen::Sample], path: &PathBuf) -> Result<(), String> {
 
 /// Reads data files: corpus chunks (search labels) or `gen` files (game
 /// outcomes). Also says whether every file was a corpus chunk.
-fn load(paths: &[PathBuf]) -> Result<(Vec<gen::Sample>, bool), String> {
-    let mut all = Vec::new();
+/// One run's data as `train fit` numbers it.
+enum Run {
+    /// A corpus chunk's games, in order.
+    Chunk(Vec<corpus::Game>),
+    /// The shards of a corpus chunk found so far: count, and per index the
+    /// file and its games.
+    Shards(u32, BTreeMap<u32, (PathBuf, Vec<corpus::Game>)>),
+    /// Samples of `train gen` (a `+` group: its shards, merged by game).
+    Samples(Vec<gen::Sample>),
+}
+
+/// Reads the training data. Each group of `--data` (`a+b,c`: a and b form
+/// one) is one run; corpus chunks that are shards of one chunk (the same
+/// header but for its `shard=I/N`) are merged back into that chunk at the
+/// place of the first, wherever they are listed. Games of different runs
+/// are numbered apart for the holdout split, the games of a merged run as
+/// the unsharded run numbers them: the fit is the same, weight for weight.
+fn load(groups: &[Vec<PathBuf>]) -> Result<(Vec<gen::Sample>, bool), String> {
+    let mut runs: Vec<Run> = Vec::new();
+    let mut sharded: HashMap<String, usize> = HashMap::new();
     let mut all_corpus = true;
-    for (n, path) in paths.iter().enumerate() {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        // Keep games of different files apart for the holdout split.
-        let first = n as u32 * 1_000_003;
-        if corpus::is_chunk(&bytes) {
-            let chunk = corpus::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    for group in groups {
+        let mut samples: Option<Vec<gen::Sample>> = None;
+        for path in group {
+            let name = path.display();
+            let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+            if !corpus::is_chunk(&bytes) {
+                all_corpus = false;
+                let s = gen::read(&mut bytes.as_slice()).map_err(|e| format!("{name}: {e}"))?;
+                samples.get_or_insert_with(Vec::new).extend(s);
+                continue;
+            }
+            let chunk = corpus::parse(&bytes).map_err(|e| format!("{name}: {e}"))?;
             if chunk.complete_len < bytes.len() {
                 return Err(format!(
-                    "{}: the last game is torn at byte {} (an interrupted `train corpus`: \
+                    "{name}: the last game is torn at byte {} (an interrupted `train corpus`: \
                      run it again to finish the chunk)",
-                    path.display(),
                     chunk.complete_len
                 ));
             }
-            all.extend(corpus::samples(&chunk.games, first));
-        } else {
-            all_corpus = false;
-            let samples =
-                gen::read(&mut bytes.as_slice()).map_err(|e| format!("{}: {e}", path.display()))?;
-            all.extend(samples.into_iter().map(|mut s| {
+            let (base, shard) =
+                corpus::split_shard(&chunk.header).map_err(|e| format!("{name}: {e}"))?;
+            let Some(shard) = shard else {
+                runs.push(Run::Chunk(chunk.games));
+                continue;
+            };
+            let at = *sharded.entry(base.to_string()).or_insert_with(|| {
+                runs.push(Run::Shards(shard.count, BTreeMap::new()));
+                runs.len() - 1
+            });
+            let Run::Shards(count, parts) = &mut runs[at] else {
+                unreachable!("sharded runs are Shards");
+            };
+            if *count != shard.count {
+                return Err(format!(
+                    "{name}: shard {shard} of a chunk cut in {count} elsewhere"
+                ));
+            }
+            if let Some((other, _)) = parts.insert(shard.index, (path.clone(), chunk.games)) {
+                return Err(format!("{name}: shard {shard} is also {}", other.display()));
+            }
+        }
+        if let Some(mut s) = samples {
+            // Shards of one run: back in the run's order (stable: a game's
+            // positions keep theirs).
+            s.sort_by_key(|x| x.game);
+            runs.push(Run::Samples(s));
+        }
+    }
+    let mut all = Vec::new();
+    for (n, run) in runs.into_iter().enumerate() {
+        // Keep games of different runs apart for the holdout split.
+        let first = n as u32 * 1_000_003;
+        match run {
+            Run::Chunk(games) => all.extend(corpus::samples(&games, first)),
+            Run::Shards(count, parts) => {
+                let missing: Vec<String> = (1..=count)
+                    .filter(|i| !parts.contains_key(i))
+                    .map(|i| format!("{i}/{count}"))
+                    .collect();
+                if !missing.is_empty() {
+                    let (path, _) = parts.values().next().expect("a shard was read");
+                    return Err(format!(
+                        "{}: shards of its chunk missing: {}",
+                        path.display(),
+                        missing.join(", ")
+                    ));
+                }
+                let mut games: Vec<(u32, corpus::Game)> = parts
+                    .into_iter()
+                    .flat_map(|(index, (_, games))| {
+                        let shard = shard::Shard { index, count };
+                        games
+                            .into_iter()
+                            .enumerate()
+                            .map(move |(k, g)| (shard.game(k as u32), g))
+                    })
+                    .collect();
+                games.sort_by_key(|&(g, _)| g);
+                let games: Vec<corpus::Game> = games.into_iter().map(|(_, g)| g).collect();
+                all.extend(corpus::samples(&games, first));
+            }
+            Run::Samples(samples) => all.extend(samples.into_iter().map(|mut s| {
                 s.game = s.game.wrapping_add(first);
                 s
-            }));
+            })),
         }
     }
     Ok((all, all_corpus))
@@ -335,13 +433,18 @@ fn corpus_files(dir: &std::path::Path) -> Result<Vec<PathBuf>, String> {
 
 fn run_corpus(o: &Options) -> Result<(), String> {
     let cfg = &o.corpus;
-    let out = o
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{CORPUS_DIR}/games-seed{}.bin", cfg.seed)));
+    let out = o.out.clone().unwrap_or_else(|| {
+        PathBuf::from(match cfg.shard {
+            Some(s) => format!(
+                "{CORPUS_DIR}/games-seed{}-shard{}of{}.bin",
+                cfg.seed, s.index, s.count
+            ),
+            None => format!("{CORPUS_DIR}/games-seed{}.bin", cfg.seed),
+        })
+    });
     let start = Instant::now();
     println!("{}: {}", out.display(), cfg.header());
-    let report = corpus::generate(cfg, &out, &bar(u64::from(cfg.games), "games"))?;
+    let report = corpus::generate(cfg, &out, &bar(u64::from(cfg.file_games()), "games"))?;
     let secs = start.elapsed().as_secs_f64();
     println!(
         "{}: {} games resumed, {} played ({} positions) in {:.0} s on {} thread(s): \
@@ -359,12 +462,16 @@ fn run_corpus(o: &Options) -> Result<(), String> {
 }
 
 fn run_fit(o: &Options) -> Result<(), String> {
-    let paths = if o.data.is_empty() {
+    let groups = if o.data.is_empty() {
         corpus_files(std::path::Path::new(CORPUS_DIR))?
+            .into_iter()
+            .map(|p| vec![p])
+            .collect()
     } else {
         o.data.clone()
     };
-    let (samples, all_corpus) = load(&paths)?;
+    let paths: Vec<PathBuf> = groups.iter().flatten().cloned().collect();
+    let (samples, all_corpus) = load(&groups)?;
     let mut o = o.clone();
     o.bootstrap = o
         .bootstrap
@@ -403,7 +510,8 @@ fn run_all(o: &Options) -> Result<(), String> {
         save(&generate(&chunk)?, &path)?;
         files.push(path);
     }
-    let (samples, _) = load(&files)?;
+    let groups: Vec<Vec<PathBuf>> = files.iter().map(|f| vec![f.clone()]).collect();
+    let (samples, _) = load(&groups)?;
     let mut o = o.clone();
     o.bootstrap = o.bootstrap.or(Some(DEFAULT_BOOTSTRAP));
     let o = &o;
@@ -676,6 +784,97 @@ fn run_match(o: &Options) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A scratch directory for one test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("train-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn run(args: &str) {
+        let args: Vec<String> = args.split_whitespace().map(String::from).collect();
+        let (command, o) = parse(&args).unwrap();
+        match command.as_str() {
+            "corpus" => run_corpus(&o).unwrap(),
+            "gen" => {
+                run_gen(&o).unwrap();
+            }
+            _ => unreachable!("{command}"),
+        }
+    }
+
+    fn samples(groups: &[Vec<PathBuf>]) -> Vec<(u64, u64, i8, u32)> {
+        let (samples, _) = load(groups).unwrap();
+        samples
+            .iter()
+            .map(|s| (s.board.player, s.board.opponent, s.label, s.game))
+            .collect()
+    }
+
+    #[test]
+    fn corpus_shards_merge_back_into_their_chunk_sample_for_sample() {
+        let dir = scratch("corpus-shards");
+        let common = "--seed 5 --games 7 --depth 2 --exact 8 --threads 2";
+        let whole = dir.join("games-seed5.bin");
+        run(&format!("corpus {common} --out {}", whole.display()));
+        let parts: Vec<PathBuf> = (1..=3)
+            .map(|i| dir.join(format!("games-seed5-shard{i}of3.bin")))
+            .collect();
+        for (i, part) in parts.iter().enumerate() {
+            run(&format!(
+                "corpus {common} --shard {}/3 --out {}",
+                i + 1,
+                part.display()
+            ));
+        }
+        let one = |p: &PathBuf| vec![p.clone()];
+        let expected = samples(&[one(&whole)]);
+        assert!(!expected.is_empty());
+        // In any order, as separate files: merged by their headers.
+        assert_eq!(
+            samples(&[one(&parts[2]), one(&parts[0]), one(&parts[1])]),
+            expected
+        );
+        // Another run before them keeps both numberings apart, the same way.
+        let other = dir.join("other.bin");
+        run(&format!(
+            "corpus --seed 6 --games 2 --depth 2 --exact 8 --out {}",
+            other.display()
+        ));
+        let with_other = samples(&[one(&other), one(&whole)]);
+        assert_eq!(
+            samples(&[one(&other), one(&parts[1]), one(&parts[0]), one(&parts[2])]),
+            with_other
+        );
+        // A missing shard is named.
+        let e =
+            load(&[one(&parts[0]), one(&parts[2])]).expect_err("two shards of three were accepted");
+        assert!(e.contains("missing: 2/3"), "{e}");
+    }
+
+    #[test]
+    fn gen_shards_joined_with_plus_equal_the_whole_run() {
+        let dir = scratch("gen-shards");
+        let common = "--seed 3 --games 5 --depth 2 --exact 8 --threads 2";
+        let whole = dir.join("whole.bin");
+        run(&format!("gen {common} --out {}", whole.display()));
+        let parts: Vec<PathBuf> = (1..=2).map(|i| dir.join(format!("part{i}.bin"))).collect();
+        for (i, part) in parts.iter().enumerate() {
+            run(&format!(
+                "gen {common} --shard {}/2 --out {}",
+                i + 1,
+                part.display()
+            ));
+        }
+        let expected = samples(&[vec![whole]]);
+        assert!(!expected.is_empty());
+        assert_eq!(
+            samples(&[vec![parts[1].clone(), parts[0].clone()]]),
+            expected
+        );
+    }
 
     /// `train fit` with its defaults, run on the committed corpus, gives
     /// back the committed weights byte for byte. About a minute in release;
