@@ -141,7 +141,12 @@ fn parse(args: &[String]) -> Result<(String, Options), String> {
                     })?;
                 o.corpus.epsilon = o.gen.epsilon;
             }
-            "--epochs" => o.fit.epochs = num(value)? as u32,
+            "--epochs" => {
+                o.fit.epochs = num(value)? as u32;
+                if o.fit.epochs == 0 {
+                    return Err("--epochs: must be at least 1".into());
+                }
+            }
             "--min-count" => o.fit.min_count = num(value)? as u32,
             "--bootstrap" => o.bootstrap = Some(num(value)? as usize),
             "--rounds" => o.rounds = num(value)? as u32,
@@ -811,6 +816,23 @@ mod tests {
             .iter()
             .map(|s| (s.board.player, s.board.opponent, s.label, s.game))
             .collect()
+    }
+
+    #[test]
+    fn bad_values_are_refused_with_their_flag() {
+        let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        for (bad, flag) in [
+            ("fit --epochs 0", "--epochs"),
+            ("fit --epochs x", "--epochs"),
+            ("corpus --shard 3/2", "--shard"),
+            ("gen --shard 0/2", "--shard"),
+            ("corpus --seed", "--seed"),
+        ] {
+            let e = parse(&args(bad))
+                .err()
+                .unwrap_or_else(|| panic!("{bad} accepted"));
+            assert!(e.contains(flag), "{bad}: {e}");
+        }
     }
 
     #[test]
