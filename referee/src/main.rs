@@ -162,6 +162,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         .filter(|s| args.shard.is_none_or(|shard| shard.has_game(s.game)))
         .collect();
     let planned = setups.len();
+    let in_match: std::collections::HashSet<usize> = setups.iter().map(|s| s.game).collect();
 
     // Resume: keep the games already in the file, play the others.
     let (mut records, mut writer) = match (previous, &args.games_out) {
@@ -187,7 +188,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
                 .records
                 .iter()
                 .enumerate()
-                .find(|(_, r)| !setups.iter().any(|s| s.game == r.game))
+                .find(|(_, r)| !in_match.contains(&r.game))
             {
                 return Err(format!(
                     "--resume: {}:{}: game {} is outside this match of {games} games{} \
@@ -227,7 +228,6 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
     let concurrency = if watch { 1 } else { concurrency };
 
     let names = [players[0].name.clone(), players[1].name.clone()];
-    let commands = [players[0].command.as_str(), players[1].command.as_str()];
     let specs = [players[0].spec.clone(), players[1].spec.clone()];
     let out = output::Output::new(planned, watch);
     // A shard cannot stop on the SPRT alone: the whole match decides, in
@@ -248,15 +248,6 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
     if !done.is_empty() {
         out.note(&format!("resuming: {} games already played", done.len()));
     }
-    let summarize = |records: &[GameRecord]| {
-        summary::summarize(
-            records,
-            [&names[0], &names[1]],
-            commands,
-            sprt.as_ref(),
-            seed,
-        )
-    };
     let initial = summary::live(&records, live_sprt);
     out.start(records.len(), &initial);
     // A resumed match whose SPRT has already decided plays no more games.
@@ -298,7 +289,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
     let mut failures: Vec<String> = write_error.into_iter().collect();
 
     records.sort_by_key(|r| r.game);
-    let s = summarize(&records);
+    let s = summary::of_match(&header, &records);
     output::print(&summary::text(&s));
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&s).expect("the summary serializes");
@@ -316,7 +307,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         let gaps = merge::gaps(&header, &shards, &records);
         failures.extend(write_file(
             path,
-            &report::html(&header, &records, &gaps),
+            &report::html(&header, &records, &s, &gaps),
             "--html",
         ));
     }
@@ -344,7 +335,7 @@ fn summary_command(args: &cli::SummaryArgs) -> Result<(), String> {
         }
         output::print(&format!("partial: {what}\n"));
     }
-    let s = report::summary(&m.header, &m.records);
+    let s = summary::of_match(&m.header, &m.records);
     output::print(&summary::text(&s));
     match &args.json {
         Some(path) => {

@@ -28,8 +28,9 @@ pub fn read(files: &[PathBuf]) -> Result<Match, String> {
     let mut first: Option<(PathBuf, Header)> = None;
     let mut records = Vec::new();
     let mut shards: BTreeMap<Shard, PathBuf> = BTreeMap::new();
-    let mut seen: BTreeMap<usize, (PathBuf, usize)> = BTreeMap::new();
-    for path in files {
+    // Where each game was read: the file's index in `files`, the line.
+    let mut seen: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    for (file, path) in files.iter().enumerate() {
         let GamesFile {
             header,
             records: rs,
@@ -73,12 +74,12 @@ pub fn read(files: &[PathBuf]) -> Result<Match, String> {
         }
         for (i, r) in rs.into_iter().enumerate() {
             let line = i + 2;
-            if let Some((other, other_line)) = seen.insert(r.game, (path.clone(), line)) {
+            if let Some((other, other_line)) = seen.insert(r.game, (file, line)) {
                 return Err(format!(
                     "{}:{line}: game {} is also in {}:{other_line}",
                     path.display(),
                     r.game,
-                    other.display()
+                    files[other].display()
                 ));
             }
             if let Some(shard) = header.shard() {

@@ -7,10 +7,9 @@
 //! per-move statistics use the tuning report's rules); the page only draws
 //! them and replays the games.
 
-use crate::cli::default_name;
 use crate::merge::{self, Gaps};
 use crate::record::{GameRecord, Header, Side};
-use crate::stats::{self, Pentanomial, Sprt};
+use crate::stats::{self, Pentanomial};
 use crate::summary::{self, Summary};
 use crate::tuning;
 use serde::Serialize;
@@ -33,43 +32,18 @@ const MAX_MOVE: usize = 60;
 /// page.
 pub fn write(files: &[PathBuf], output: &Path) -> Result<(), String> {
     let m = merge::read(files)?;
-    let page = html(&m.header, &m.records, &m.gaps());
+    let summary = summary::of_match(&m.header, &m.records);
+    let page = html(&m.header, &m.records, &summary, &m.gaps());
     std::fs::write(output, page).map_err(|e| format!("{}: {e}", output.display()))?;
     eprintln!("referee: {} games -> {}", m.records.len(), output.display());
     Ok(())
 }
 
-/// The players' display names: recorded in the header, else derived from
-/// the commands as the referee does.
-pub fn names(header: &Header) -> [String; 2] {
-    match &header.settings {
-        Some(s) => s.names.clone(),
-        None => [&header.p1, &header.p2]
-            .map(|c| shlex::split(c).map_or_else(|| c.clone(), |argv| default_name(&argv))),
-    }
-}
-
-/// The summary of `records`, as `--json` writes it.
-pub fn summary(header: &Header, records: &[GameRecord]) -> Summary {
-    let names = names(header);
-    let sprt = header
-        .settings
-        .as_ref()
-        .and_then(|s| s.sprt.as_deref())
-        .and_then(|spec| Sprt::parse(spec).ok());
-    summary::summarize(
-        records,
-        [&names[0], &names[1]],
-        [&header.p1, &header.p2],
-        sprt.as_ref(),
-        header.seed,
-    )
-}
-
-/// The whole page; `gaps` says what the match lacks.
-pub fn html(header: &Header, records: &[GameRecord], gaps: &Gaps) -> String {
+/// The whole page of the match of `header`: its `records`, their
+/// `summary` ([`summary::of_match`]), and what it lacks (`gaps`).
+pub fn html(header: &Header, records: &[GameRecord], summary: &Summary, gaps: &Gaps) -> String {
     let data = Data {
-        names: names(header),
+        names: summary::names(header),
         header,
         partial: (!gaps.is_empty()).then(|| Partial {
             played: records.len(),
@@ -82,7 +56,7 @@ pub fn html(header: &Header, records: &[GameRecord], gaps: &Gaps) -> String {
                 .collect(),
             missing_shards: gaps.missing_shards.iter().map(|s| s.to_string()).collect(),
         }),
-        summary: summary(header, records),
+        summary,
         per_move: Side::BOTH.map(|side| per_move(records, side)),
         elo: elo_series(records),
         games: records.iter().map(game).collect(),
@@ -113,7 +87,7 @@ struct Data<'a> {
     names: [String; 2],
     header: &'a Header,
     partial: Option<Partial>,
-    summary: Summary,
+    summary: &'a Summary,
     per_move: [PerMove; 2],
     elo: EloSeries,
     games: Vec<GameData>,
@@ -151,13 +125,11 @@ fn per_move(records: &[GameRecord], side: Side) -> PerMove {
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); MAX_MOVE];
     let mut depths: Vec<Vec<f64>> = vec![Vec::new(); MAX_MOVE];
     for r in records {
-        let opening_plies = r.opening.len() / 2;
-        let mut first = true;
-        for (i, m) in r.moves.iter().enumerate() {
-            if m.by != side || std::mem::take(&mut first) {
+        for (number, first, m) in tuning::turns(r, side) {
+            if first {
                 continue;
             }
-            let number = (opening_plies + i + 1).min(MAX_MOVE);
+            let number = number.min(MAX_MOVE);
             times[number - 1].push(m.ms);
             if let Some(d) = m.msg.as_deref().and_then(tuning::depth) {
                 depths[number - 1].push(f64::from(d));
@@ -201,7 +173,7 @@ fn elo_series(records: &[GameRecord]) -> EloSeries {
             continue;
         }
         let points: f64 = pair.iter().map(|r| r.points(Side::P1)).sum();
-        penta[(points * 2.0).round() as usize] += 1;
+        penta[summary::pentanomial_bucket(points)] += 1;
         let e = stats::elo_pentanomial(&penta);
         let finite = |x: f64| x.is_finite().then(|| round1(x));
         series.games.push(games);
@@ -286,8 +258,8 @@ mod tests {
 
     #[test]
     fn names_come_from_the_settings_or_from_the_commands() {
-        assert_eq!(names(&header(Some(4))), ["new", "old"]);
-        assert_eq!(names(&header(None)), ["new --depth 3", "old"]);
+        assert_eq!(summary::names(&header(Some(4))), ["new", "old"]);
+        assert_eq!(summary::names(&header(None)), ["new --depth 3", "old"]);
     }
 
     #[test]
@@ -338,7 +310,13 @@ mod tests {
     fn the_page_is_one_file_whose_data_cannot_close_its_script() {
         let mut r = record(1, Some(Side::P1), 50.0);
         r.moves[2].msg = Some("</script><b>".into());
-        let page = html(&header(Some(1)), &[r], &Gaps::default());
+        let (h, records) = (header(Some(1)), [r]);
+        let page = html(
+            &h,
+            &records,
+            &summary::of_match(&h, &records),
+            &Gaps::default(),
+        );
         assert!(page.contains("<\\/script><b>"));
         assert_eq!(page.matches("</script>").count(), 3, "data, uPlot, viewer");
         assert!(!page.contains("{{"), "every placeholder filled");

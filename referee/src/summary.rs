@@ -1,7 +1,8 @@
 //! The match summary: results, faults, Elo, LOS, pentanomial counts, SPRT
 //! and the tuning report, as text and as the `--json` object.
 
-use crate::record::{FaultKind, GameRecord, Side};
+use crate::cli::default_name;
+use crate::record::{FaultKind, GameRecord, Header, Side};
 use crate::stats::{self, Estimate, Pentanomial, Sprt};
 use crate::tuning::{self, PlayerTiming};
 use serde::Serialize;
@@ -126,10 +127,43 @@ pub fn pentanomial(records: &[GameRecord]) -> Pentanomial {
     let mut penta = [0; 5];
     for (games, pts) in points.values() {
         if *games == 2 {
-            penta[(pts * 2.0).round() as usize] += 1;
+            penta[pentanomial_bucket(*pts)] += 1;
         }
     }
     penta
+}
+
+/// The pentanomial count a pair goes to, by p1's points in it (0..=2).
+pub fn pentanomial_bucket(p1_points: f64) -> usize {
+    (p1_points * 2.0).round() as usize
+}
+
+/// The players' display names of a games file: recorded in its header,
+/// else derived from the commands as the referee does.
+pub fn names(header: &Header) -> [String; 2] {
+    match &header.settings {
+        Some(s) => s.names.clone(),
+        None => [&header.p1, &header.p2]
+            .map(|c| shlex::split(c).map_or_else(|| c.clone(), |argv| default_name(&argv))),
+    }
+}
+
+/// The summary of a match's `records` under its `header` (names, commands,
+/// SPRT and seed from there), as `--json` writes it.
+pub fn of_match(header: &Header, records: &[GameRecord]) -> Summary {
+    let names = names(header);
+    let sprt = header
+        .settings
+        .as_ref()
+        .and_then(|s| s.sprt.as_deref())
+        .and_then(|spec| Sprt::parse(spec).ok());
+    summarize(
+        records,
+        [&names[0], &names[1]],
+        [&header.p1, &header.p2],
+        sprt.as_ref(),
+        header.seed,
+    )
 }
 
 fn finite(x: f64) -> Option<f64> {

@@ -3,7 +3,7 @@
 //! approach to the time limit. A player's first turn, which has its own
 //! larger limit, is reported apart and left out of the phases.
 
-use crate::record::{GameRecord, Side};
+use crate::record::{GameRecord, MoveRecord, Side};
 use serde::Serialize;
 
 /// The game phases, by move number (the opening's moves count too).
@@ -54,19 +54,13 @@ fn player(records: &[GameRecord], side: Side) -> PlayerTiming {
     let mut first_turns = Vec::new();
     let mut closest: Option<f64> = None;
     for r in records {
-        let opening_plies = r.opening.len() / 2;
-        let mut first = true;
-        for (i, m) in r.moves.iter().enumerate() {
-            if m.by != side {
-                continue;
-            }
+        for (number, first, m) in turns(r, side) {
             let spare = m.limit_ms - m.ms;
             closest = Some(closest.map_or(spare, |c: f64| c.min(spare)));
-            if std::mem::take(&mut first) {
+            if first {
                 first_turns.push(m.ms);
                 continue;
             }
-            let number = opening_plies + i + 1;
             let phase = PHASES
                 .iter()
                 .position(|&(_, lo, hi)| (lo..=hi).contains(&number))
@@ -103,6 +97,19 @@ fn player(records: &[GameRecord], side: Side) -> PlayerTiming {
         first_turn_max_ms: first_turns.last().copied(),
         closest_ms: closest,
     }
+}
+
+/// `side`'s moves in game `r`: each with its move number (the opening's
+/// moves count too) and whether it was the player's first turn, which has
+/// its own larger limit.
+pub fn turns(r: &GameRecord, side: Side) -> impl Iterator<Item = (usize, bool, &MoveRecord)> {
+    let opening_plies = r.opening.len() / 2;
+    r.moves
+        .iter()
+        .enumerate()
+        .filter(move |(_, m)| m.by == side)
+        .enumerate()
+        .map(move |(k, (i, m))| (opening_plies + i + 1, k == 0, m))
 }
 
 /// The median of sorted, non-empty values.

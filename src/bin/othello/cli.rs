@@ -230,13 +230,16 @@ fn parse_eval(value: Option<&String>) -> Result<EvalKind, String> {
     })
 }
 
+/// Test arguments: `s` split at spaces.
+#[cfg(test)]
+pub fn test_args(s: &str) -> Vec<String> {
+    s.split_whitespace().map(String::from).collect()
+}
+
 #[cfg(test)]
 mod tests {
+    use super::test_args as args;
     use super::*;
-
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
 
     #[test]
     fn parses_the_documented_forms() {

@@ -230,10 +230,7 @@ fn print(out: Output, context: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
+    use crate::cli::test_args as args;
 
     #[test]
     fn parses_the_tools_and_leaves_the_rest_to_the_bot() {
