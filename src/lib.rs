@@ -14,6 +14,9 @@
 // needs it (dispatch, search::playout), each block with a `// SAFETY:` comment.
 #![deny(unsafe_code)]
 
+// The speed tools (`othello perft`, `othello bench`) are not part of the
+// submission (docs/bundle.md).
+#[cfg(not(cargo_equip))]
 pub mod bench;
 pub mod bitboard;
 pub mod board;
@@ -25,6 +28,7 @@ pub mod kernels;
 // submission (docs/bundle.md).
 #[cfg(not(cargo_equip))]
 pub mod obf;
+#[cfg(not(cargo_equip))]
 pub mod perft;
 pub mod protocol;
 // The slow test oracle is not part of the submission.

@@ -1,6 +1,6 @@
 //! The command line of the `othello` binary, parsed without I/O so that
 //! tests can check every error. The tools' commands and flags are
-//! `tools.rs`'s.
+//! `tools/`'s.
 
 use crate::tools::{self, Tool};
 use othello::eval::EvalKind;
@@ -42,39 +42,21 @@ options of the bot:
   --level L         nmc: nesting level 1..3 (default 2)
 ";
 
-/// The usage text of the CodinGame submission, which has the bot and the
-/// speed tools only (docs/bundle.md).
+/// The usage text of the CodinGame submission, which has the bot only
+/// (docs/bundle.md).
 #[cfg(cargo_equip)]
 pub const USAGE: &str = "\
 usage:
   othello [OPTIONS]          play on CodinGame's protocol (stdin/stdout)
-  othello perft DEPTH        count leaves from the start position (DEPTH <= 15)
-  othello bench [--depth N]  fixed-depth search of fixed positions: nodes, time, nps
 options: --depth N, --time-ms N, --nodes N, --eval NAME, --seed N (see the crate's --help)
 ";
-
-/// Options of `bench`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BenchOptions {
-    /// `--depth N` (default [`othello::bench::DEFAULT_DEPTH`]).
-    pub depth: Option<u32>,
-    /// `--eval NAME` (default classic, for a stable signature).
-    pub eval: EvalKind,
-    /// Multi-ProbCut on (the default) or off (`--full-width`).
-    pub selective: bool,
-}
 
 /// What the binary was asked to do.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     /// Play the CodinGame protocol.
     Bot(BotOptions),
-    /// `perft DEPTH`.
-    Perft(u32),
-    /// `bench [--depth N] [--eval NAME] [--full-width]` (the signature
-    /// uses classic, selective).
-    Bench(BenchOptions),
-    /// `solve` or `playouts` (not in the submission).
+    /// `perft`, `bench`, `solve` or `playouts` (not in the submission).
     Tool(Tool),
     /// `--help`.
     Help,
@@ -130,10 +112,6 @@ pub fn number<T: core::str::FromStr>(flag: &str, value: Option<&String>) -> Resu
         .map_err(|_| format!("{flag}: expected a non-negative number, found {value:?}"))
 }
 
-/// The deepest `perft` accepted: about an hour on one core (depth 11
-/// takes 0.4 s, and every ply multiplies the count by about 8).
-pub const MAX_PERFT_DEPTH: u32 = 15;
-
 /// Parses the arguments after the program name.
 ///
 /// # Errors
@@ -141,41 +119,6 @@ pub const MAX_PERFT_DEPTH: u32 = 15;
 /// unknown subcommand.
 pub fn parse(args: &[String]) -> Result<Command, String> {
     let mut it = args.iter();
-    match args.first().map(String::as_str) {
-        Some("perft") => {
-            it.next();
-            let depth = number("perft", it.next())?;
-            if depth > MAX_PERFT_DEPTH {
-                return Err(format!(
-                    "perft: depth {depth} cannot finish (each ply costs about 8 times the one \
-                     before: depth 11 takes under a second, {MAX_PERFT_DEPTH} about an hour); \
-                     give at most {MAX_PERFT_DEPTH}"
-                ));
-            }
-            if let Some(extra) = it.next() {
-                return Err(format!("perft: unexpected argument {extra:?}"));
-            }
-            return Ok(Command::Perft(depth));
-        }
-        Some("bench") => {
-            it.next();
-            let mut options = BenchOptions {
-                depth: None,
-                eval: EvalKind::Classic,
-                selective: true,
-            };
-            while let Some(arg) = it.next() {
-                match arg.as_str() {
-                    "--depth" => options.depth = Some(number("--depth", it.next())?),
-                    "--eval" => options.eval = parse_eval(it.next())?,
-                    "--full-width" => options.selective = false,
-                    _ => return Err(format!("bench: unknown argument {arg:?}")),
-                }
-            }
-            return Ok(Command::Bench(options));
-        }
-        _ => {}
-    }
     if let Some(tool) = tools::parse(args) {
         return tool.map(Command::Tool);
     }
@@ -220,7 +163,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
 }
 
 /// The value of `--eval`.
-fn parse_eval(value: Option<&String>) -> Result<EvalKind, String> {
+pub fn parse_eval(value: Option<&String>) -> Result<EvalKind, String> {
     let name = value.ok_or("--eval needs a value")?;
     EvalKind::parse(name).ok_or_else(|| {
         format!(
@@ -244,29 +187,14 @@ mod tests {
     #[test]
     fn parses_the_documented_forms() {
         assert_eq!(parse(&args("")), Ok(Command::Bot(BotOptions::default())));
-        assert_eq!(parse(&args("perft 9")), Ok(Command::Perft(9)));
-        assert_eq!(parse(&args("perft 15")), Ok(Command::Perft(15)));
-        let e = parse(&args("perft 99")).unwrap_err();
-        assert!(
-            e.contains("cannot finish") && e.contains("at most 15"),
-            "{e}"
-        );
-        assert_eq!(
+        assert!(matches!(
+            parse(&args("perft 9")),
+            Ok(Command::Tool(Tool::Perft(9)))
+        ));
+        assert!(matches!(
             parse(&args("bench")),
-            Ok(Command::Bench(BenchOptions {
-                depth: None,
-                eval: EvalKind::Classic,
-                selective: true
-            }))
-        );
-        assert_eq!(
-            parse(&args("bench --depth 6 --eval pattern --full-width")),
-            Ok(Command::Bench(BenchOptions {
-                depth: Some(6),
-                eval: EvalKind::Pattern,
-                selective: false
-            }))
-        );
+            Ok(Command::Tool(Tool::Bench(_)))
+        ));
         assert_eq!(parse(&args("--help")), Ok(Command::Help));
         assert!(matches!(
             parse(&args("solve f.obf --wld")),

@@ -1,7 +1,7 @@
-//! The `othello` binary: the CodinGame bot (no arguments), the engine's
-//! speed tools (`perft`, `bench`) and, outside the submission, the tools
-//! of `tools.rs` (`solve`, `playouts`). All reading and printing happens
-//! here and in the modules beside this file; the engine is the library.
+//! The `othello` binary: the CodinGame bot (no arguments) and, outside the
+//! submission, the tools of `tools/` (`perft`, `bench`, `solve`,
+//! `playouts`). All reading and printing happens here and in the modules
+//! beside this file; the engine is the library.
 
 mod cli;
 mod input;
@@ -35,7 +35,7 @@ use input::CheckedLines;
 use othello::protocol::{self, Lines};
 use othello::search::{self, Limits};
 use othello::time::{Deadline, LagGuard, DEFAULT_TURN_BUDGET_MS, FIRST_TURN_BUDGET_MS};
-use othello::{perft, Bitboard, Board};
+use othello::Bitboard;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -50,14 +50,6 @@ fn main() -> ExitCode {
             print!("{}", cli::USAGE);
             ExitCode::SUCCESS
         }
-        Ok(Command::Perft(depth)) => {
-            run_perft(depth);
-            ExitCode::SUCCESS
-        }
-        Ok(Command::Bench(options)) => {
-            run_bench(&options);
-            ExitCode::SUCCESS
-        }
         Ok(Command::Tool(tool)) => tools::run(tool),
         Ok(Command::Bot(options)) => run_bot(&options),
         Err(message) => {
@@ -66,33 +58,6 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_USAGE)
         }
     }
-}
-
-fn run_perft(depth: u32) {
-    let start = Instant::now();
-    let count = perft::perft(&Board::start(), depth);
-    let secs = start.elapsed().as_secs_f64();
-    println!("{count}");
-    println!(
-        "depth {depth}: {:.3} s, {:.1} M leaves/s",
-        secs,
-        count as f64 / secs.max(1e-9) / 1e6
-    );
-}
-
-fn run_bench(options: &cli::BenchOptions) {
-    let depth = options.depth.unwrap_or(othello::bench::DEFAULT_DEPTH);
-    let r = othello::bench::run_with(depth, options.eval, options.selective);
-    println!(
-        "positions {} depth {depth} eval {:?}{}",
-        othello::bench::POSITIONS,
-        options.eval,
-        if options.selective { "" } else { " full-width" }
-    );
-    println!("nodes {}", r.nodes);
-    println!("time {} ms", r.elapsed.as_millis());
-    println!("nps {:.0}", r.nps());
-    println!("isa {}", othello::dispatch::Isa::detect().name());
 }
 
 /// Plays the CodinGame protocol until the input ends.

@@ -1,9 +1,10 @@
 //! The tools of the full binary, left out of the CodinGame submission
-//! (docs/bundle.md): `othello solve` and `othello playouts`, and the
-//! Monte Carlo strategies' flags. `main.rs` declares a stub in their place
+//! (docs/bundle.md): `othello perft`, `othello bench`, `othello solve` and
+//! `othello playouts`, and the Monte Carlo strategies' flags. `main.rs` declares a stub in their place
 //! for the submission; `cli.rs` asks here for what it does not know.
 
 mod playouts;
+mod speed;
 mod suite;
 
 use crate::cli::{number, BotOptions};
@@ -12,6 +13,7 @@ use othello::search::endgame::{Solver, SOLVE_TABLE_BITS};
 use othello::search::playout::Playouts;
 use othello::search::NMC_MAX_LEVEL;
 use othello::time::Deadline;
+pub use speed::BenchOptions;
 use std::io::Write;
 use std::process::ExitCode;
 use suite::Output;
@@ -25,6 +27,11 @@ const EXIT_USAGE: u8 = 2;
 /// A tool command.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tool {
+    /// `perft DEPTH`.
+    Perft(u32),
+    /// `bench [--depth N] [--eval NAME] [--full-width]` (the signature
+    /// uses classic, selective).
+    Bench(BenchOptions),
     /// `solve FILE [--wld] [--time-ms T]`.
     Solve(SolveOptions),
     /// `playouts ...`.
@@ -60,6 +67,8 @@ pub struct PlayoutsOptions {
 pub fn parse(args: &[String]) -> Option<Result<Tool, String>> {
     let mut it = args.iter();
     match it.next()?.as_str() {
+        "perft" => Some(speed::parse_perft(it).map(Tool::Perft)),
+        "bench" => Some(speed::parse_bench(it).map(Tool::Bench)),
         "solve" => Some(parse_solve(it).map(Tool::Solve)),
         "playouts" => Some(parse_playouts(it).map(Tool::Playouts)),
         _ => None,
@@ -161,6 +170,14 @@ fn positive<T: core::str::FromStr + PartialEq + From<u8>>(
 /// Runs a tool, printing its report.
 pub fn run(tool: Tool) -> ExitCode {
     match tool {
+        Tool::Perft(depth) => {
+            speed::run_perft(depth);
+            ExitCode::SUCCESS
+        }
+        Tool::Bench(options) => {
+            speed::run_bench(&options);
+            ExitCode::SUCCESS
+        }
         Tool::Solve(options) => run_solve(&options),
         Tool::Playouts(options) => run_playouts(&options),
     }
@@ -231,11 +248,35 @@ fn print(out: Output, context: &str) {
 mod tests {
     use super::*;
     use crate::cli::test_args as args;
+    use othello::eval::EvalKind;
 
     #[test]
     fn parses_the_tools_and_leaves_the_rest_to_the_bot() {
         assert_eq!(parse(&args("")), None);
         assert_eq!(parse(&args("--depth 3")), None);
+        assert_eq!(parse(&args("perft 9")), Some(Ok(Tool::Perft(9))));
+        assert_eq!(parse(&args("perft 15")), Some(Ok(Tool::Perft(15))));
+        let e = parse(&args("perft 99")).expect("perft").unwrap_err();
+        assert!(
+            e.contains("cannot finish") && e.contains("at most 15"),
+            "{e}"
+        );
+        assert_eq!(
+            parse(&args("bench")),
+            Some(Ok(Tool::Bench(BenchOptions {
+                depth: None,
+                eval: EvalKind::Classic,
+                selective: true
+            })))
+        );
+        assert_eq!(
+            parse(&args("bench --depth 6 --eval pattern --full-width")),
+            Some(Ok(Tool::Bench(BenchOptions {
+                depth: Some(6),
+                eval: EvalKind::Pattern,
+                selective: false
+            })))
+        );
         assert_eq!(
             parse(&args("solve f.obf --wld --time-ms 50")),
             Some(Ok(Tool::Solve(SolveOptions {
@@ -261,6 +302,11 @@ mod tests {
     #[test]
     fn rejects_bad_tool_arguments_with_a_message() {
         for bad in [
+            "perft",
+            "perft x",
+            "perft 3 4",
+            "bench --fast",
+            "bench --eval nope",
             "solve",
             "solve f.obf --exact",
             "solve f.obf --time-ms",
