@@ -96,6 +96,13 @@ fn main() {
                 ..all
             },
         ),
+        (
+            "no selective passes",
+            Techniques {
+                iterative: false,
+                ..all
+            },
+        ),
     ];
     let mut solver = Solver::with_table_bits(Deadline::unlimited(), SOLVE_TABLE_BITS);
     for (name, techniques) in variants {

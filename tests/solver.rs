@@ -168,6 +168,10 @@ fn every_technique_can_be_turned_off_without_changing_scores() {
             eval_order: false,
             ..all
         },
+        Techniques {
+            iterative: false,
+            ..all
+        },
     ];
     let list = positions(FFORUM_1_19);
     for t in variants {
@@ -264,4 +268,39 @@ fn the_bot_solves_late_and_falls_back_when_the_solve_cannot_finish() {
     );
     assert!(matches!(r.score, Score::Selective(_)), "{r:?}");
     assert!(hard.board.is_legal(r.best));
+}
+
+/// A selective solve whose margin no score can reach cuts nothing: it is
+/// the exact solve.
+#[test]
+fn a_selective_solve_with_an_unreachable_margin_is_exact() {
+    let mut solver = solver();
+    for p in positions(FFORUM_1_19) {
+        let s = solver
+            .solve_selective(&p.board, p.board.moves(), 100_000)
+            .unwrap();
+        assert_eq!(Some(s.score), p.best_score());
+    }
+}
+
+/// Bounds a selective solve left in the table never decide an exact solve:
+/// cutting at 0 standard deviations gets scores wrong, and the exact solves
+/// after it, on the same warm table, are still right.
+#[test]
+fn selective_bounds_never_reach_an_exact_solve() {
+    let mut solver = solver();
+    let list = positions(FFORUM_1_19);
+    let mut wrong = 0;
+    for p in &list {
+        let s = solver
+            .solve_selective(&p.board, p.board.moves(), 0)
+            .unwrap();
+        assert!(p.board.is_legal(s.best));
+        wrong += usize::from(Some(s.score) != p.best_score());
+    }
+    assert!(wrong > 0, "cutting at 0 sigma got every score right");
+    for p in &list {
+        let s = solver.solve(&p.board, p.board.moves(), false).unwrap();
+        assert_eq!(Some(s.score), p.best_score());
+    }
 }

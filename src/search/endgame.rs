@@ -14,12 +14,20 @@
 //! - `n == 2`: both squares tried in turn;
 //! - `n == 1`: the last move counted, not played.
 //!
+//! A selective solve ([`Solver::solve_selective`]) is the same search in
+//! which a node of [`PROBCUT_MIN_EMPTIES`] or more is cut when an evaluated
+//! shallow search lies far enough beyond the window (probcut). Its bounds
+//! go to the table marked with their cut level, so an exact solve uses
+//! only their moves: exact solves of [`ID_MIN_EMPTIES`] or more run such
+//! passes first, for the move ordering they leave behind.
+//!
 //! The search allocates nothing: move lists are fixed arrays on the stack.
 
 use super::stability::stable_discs;
 use crate::bitboard::Bitboard;
 use crate::board::{Board, Move};
 use crate::dispatch::{fast_fn, Isa};
+use crate::eval::SCALE;
 use crate::kernels;
 use crate::square::Square;
 use crate::time::{Deadline, NODES_PER_CLOCK_CHECK};
@@ -55,6 +63,31 @@ pub const EVAL_ORDER_EMPTIES: u32 = 12;
 /// Measured from 12 empties on fforum-20-39: weight 2 gave 269 M nodes,
 /// 3 225 M, 4 260 M (none: 572 M); 8 and 32 did worse on FFO #45-#47.
 pub const EVAL_ORDER_WEIGHT: i32 = 3;
+/// From this many empties up, a selective solve (probcut) tries to cut a
+/// node on an evaluated shallow search before searching it.
+pub const PROBCUT_MIN_EMPTIES: u32 = 10;
+/// From this many empties up, that shallow search looks two plies ahead;
+/// below, it is the evaluation alone (cheaper, less accurate).
+pub const PROBCUT_DEEP_EMPTIES: u32 = 16;
+/// Standard deviations, in 1/[`SCALE`] discs, of (exact score - the
+/// evaluation) and of (exact score - the 2-ply value) at 8-22 empties:
+/// 7-13 and 6-9.5 discs measured (`examples/endgame_sigma.rs`,
+/// docs/endgame.md); the upper middle of each range.
+const PROBCUT_SIGMA: [i32; 2] = [11 * SCALE, 8 * SCALE];
+/// Exact solves from this many empties up first run selective solves of
+/// growing width ([`ID_CUTS`]): the exact solve then finds their best
+/// moves in the table. From 16 instead, the median exact solve at 16-18
+/// empties took longer (18: 22 -> 30 ms; `examples/endgame_ladder.rs`).
+pub const ID_MIN_EMPTIES: u32 = 20;
+/// From this many empties up, a selective solve first runs the passes of
+/// [`ID_CUTS`] narrower than its own (at cut 200, 19 empties: median 48 ->
+/// 39 ms, slowest 128 -> 87 ms on the ladder).
+pub const SELECTIVE_ID_MIN_EMPTIES: u32 = 16;
+/// The cut thresholds (hundredths of a standard deviation) of those
+/// selective passes. FFO #40-#49, CPU s: none 121.9 (before the passes),
+/// [150] 47.7, [100] 41.2, [100, 200] 38.7, [50, 100, 150, 250] 38.9,
+/// [50, 100, 200] 34.8, [25, 50, 100, 200] 34.8 (docs/endgame.md).
+const ID_CUTS: &[i32] = &[50, 100, 200];
 /// Bonus (subtracted from the key) for a move into an odd quadrant.
 const PARITY_BONUS: i32 = 4;
 /// The stability cutoff is tried only when `alpha >= 2 * empties +
@@ -169,6 +202,8 @@ pub struct Techniques {
     /// The pattern evaluation in the fastest-first key from
     /// [`EVAL_ORDER_EMPTIES`] up.
     pub eval_order: bool,
+    /// Selective passes before an exact solve from [`ID_MIN_EMPTIES`] up.
+    pub iterative: bool,
 }
 
 impl Default for Techniques {
@@ -181,6 +216,7 @@ impl Default for Techniques {
             table: true,
             stability: true,
             eval_order: true,
+            iterative: true,
         }
     }
 }
@@ -211,6 +247,11 @@ struct Slot {
     empties: u8,
     /// The solve that wrote it; entries of older solves are replaced first.
     date: u8,
+    /// How far the bounds can be trusted: [`EXACT_LEVEL`] if proven, else
+    /// the [`level`] of the selective solve that found them. A search uses
+    /// the bounds of slots at its own level or above, and only the move of
+    /// the others.
+    level: u8,
 }
 
 impl Slot {
@@ -222,7 +263,8 @@ impl Slot {
             | u64::from(self.upper as u8) << 8
             | u64::from(self.best) << 16
             | u64::from(self.empties) << 24
-            | u64::from(self.date) << 32;
+            | u64::from(self.date) << 32
+            | u64::from(self.level) << 40;
         [self.player, self.opponent, meta]
     }
 
@@ -237,6 +279,7 @@ impl Slot {
             best: (meta >> 16) as u8,
             empties: (meta >> 24) as u8,
             date: (meta >> 32) as u8,
+            level: (meta >> 40) as u8,
         }
     }
 }
@@ -274,26 +317,17 @@ impl Table {
             .map(Slot::unpack)
     }
 
-    /// Records that the score of (p, o) lies in `lower..=upper`, merging
-    /// with what the slot already proved.
+    /// Records that the score of (p, o) lies in `lower..=upper` as found at
+    /// `level`, merging with what the slot holds at the same level: bounds
+    /// of a higher level replace those of a lower one, and leave those of a
+    /// higher one alone.
     #[inline]
-    fn store(&mut self, p: u64, o: u64, lower: i32, upper: i32, best: u8, date: u8) {
+    #[allow(clippy::too_many_arguments)]
+    fn store(&mut self, p: u64, o: u64, lower: i32, upper: i32, best: u8, date: u8, level: u8) {
         let i = Table::index(p, o) & self.mask;
         let empties = (!(p | o)).count_ones() as u8;
         let bucket = &mut self.words[i..i + 2];
-        if let Some(w) = bucket.iter_mut().find(|w| w[0] == p && w[1] == o) {
-            let mut s = Slot::unpack(w);
-            s.lower = s.lower.max(lower as i8);
-            s.upper = s.upper.min(upper as i8);
-            s.best = best;
-            s.date = date;
-            *w = s.pack();
-            return;
-        }
-        // Replace an old solve's slot, else the shallower one.
-        let first = Slot::unpack(&bucket[0]);
-        let victim = usize::from(first.date == date && first.empties > empties);
-        bucket[victim] = Slot {
+        let fresh = Slot {
             player: p,
             opponent: o,
             lower: lower as i8,
@@ -301,8 +335,42 @@ impl Table {
             best,
             empties,
             date,
+            level,
+        };
+        if let Some(w) = bucket.iter_mut().find(|w| w[0] == p && w[1] == o) {
+            let mut s = Slot::unpack(w);
+            s.best = best;
+            s.date = date;
+            if s.level == level {
+                s.lower = s.lower.max(lower as i8);
+                s.upper = s.upper.min(upper as i8);
+                if s.lower > s.upper {
+                    // Selective bounds that disagree: the newer stand.
+                    s = fresh;
+                }
+            } else if s.level < level {
+                s = fresh;
+            }
+            *w = s.pack();
+            return;
         }
-        .pack();
+        // Replace an old solve's slot, else the shallower one.
+        let first = Slot::unpack(&bucket[0]);
+        let victim = usize::from(first.date == date && first.empties > empties);
+        bucket[victim] = fresh.pack();
+    }
+}
+
+/// The table level of proven bounds.
+const EXACT_LEVEL: u8 = u8::MAX;
+
+/// The table level of a search: [`EXACT_LEVEL`] for an exact one, else its
+/// cut threshold in tenths of a standard deviation (wider cuts are more
+/// trustworthy), below [`EXACT_LEVEL`].
+fn level(probcut: Option<i32>) -> u8 {
+    match probcut {
+        None => EXACT_LEVEL,
+        Some(cut) => (cut / 10).clamp(0, i32::from(EXACT_LEVEL) - 1) as u8,
     }
 }
 
@@ -330,6 +398,9 @@ pub struct Solver {
     techniques: Techniques,
     /// The instruction set of the search (detected at creation).
     isa: Isa,
+    /// The cut threshold of a selective solve, in hundredths of a standard
+    /// deviation; `None` for an exact one.
+    probcut: Option<i32>,
 }
 
 impl Solver {
@@ -350,6 +421,7 @@ impl Solver {
             table: Table::new(bits.max(1)),
             techniques: Techniques::default(),
             isa: Isa::detect(),
+            probcut: None,
         }
     }
 
@@ -381,17 +453,69 @@ impl Solver {
 
     /// Solves `board` choosing among `moves` (non-empty, legal). With
     /// `wld` it only proves win, draw or loss. `None` if the deadline
-    /// passed first (or `moves` is empty).
+    /// passed first (or `moves` is empty). From [`ID_MIN_EMPTIES`] up it
+    /// first runs the selective passes of [`ID_CUTS`], which leave their
+    /// best moves in the table.
     pub fn solve(&mut self, board: &Board, moves: Bitboard, wld: bool) -> Option<Solution> {
+        self.begin();
+        if self.techniques.iterative && board.empty_count() >= ID_MIN_EMPTIES {
+            for &t in ID_CUTS {
+                self.probcut = Some(t);
+                let pass = self.root(board, moves, wld);
+                self.probcut = None;
+                pass?;
+            }
+        }
+        self.root(board, moves, wld)
+    }
+
+    /// A selective solve: a search to the end in which a node is cut when
+    /// an evaluated shallow search lies `cut`/100 standard deviations
+    /// beyond the window (probcut). Its score and move are probable, not
+    /// proven. `None` if the deadline passed first.
+    pub fn solve_selective(
+        &mut self,
+        board: &Board,
+        moves: Bitboard,
+        cut: i32,
+    ) -> Option<Solution> {
+        self.begin();
+        if board.empty_count() >= SELECTIVE_ID_MIN_EMPTIES {
+            for &t in ID_CUTS.iter().take_while(|&&t| t < cut) {
+                self.probcut = Some(t);
+                let pass = self.root(board, moves, false);
+                if pass.is_none() {
+                    self.probcut = None;
+                    return None;
+                }
+            }
+        }
+        self.probcut = Some(cut);
+        let solution = self.root(board, moves, false);
+        self.probcut = None;
+        solution
+    }
+
+    /// Starts a solve: the node count, the clock and a new date.
+    fn begin(&mut self) {
         self.nodes = 0;
         self.next_check = NODES_PER_CLOCK_CHECK;
         self.aborted = false;
         self.date = self.date.wrapping_add(1);
+    }
+
+    /// One search of `board` from the root, with the current `probcut`.
+    fn root(&mut self, board: &Board, moves: Bitboard, wld: bool) -> Option<Solution> {
         let (p, o) = (board.player, board.opponent);
         let n = board.empty_count();
         let (alpha, beta) = if wld { (-1, 1) } else { (-INF, INF) };
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, moves.0, n, &mut list);
+        if let Some(s) = self.table.probe(p, o) {
+            if let Some(i) = list[..count].iter().position(|c| c.square == s.best) {
+                list[..=i].rotate_right(1);
+            }
+        }
         let (score, best) = if self.isa.is_fast() {
             self.search_list::<true>(p, o, alpha, beta, n, &list[..count])
         } else {
@@ -399,6 +523,10 @@ impl Solver {
         };
         if self.aborted || best >= 64 {
             return None;
+        }
+        if n >= TT_MIN_EMPTIES && self.techniques.table {
+            self.table
+                .store(p, o, -64, 64, best, self.date, level(self.probcut));
         }
         Some(Solution {
             best: Square::new(best),
@@ -608,10 +736,17 @@ impl Solver {
             }
         }
         let use_table = t.table && n >= TT_MIN_EMPTIES;
+        let level = level(self.probcut);
         let mut table_move = 64u8;
         if use_table {
             if let Some(s) = self.table.probe(p, o) {
-                let (lower, upper) = (i32::from(s.lower), i32::from(s.upper));
+                table_move = s.best;
+                // An exact solve trusts only proven bounds.
+                let (lower, upper) = if s.level < level {
+                    (-64, 64)
+                } else {
+                    (i32::from(s.lower), i32::from(s.upper))
+                };
                 if lower >= beta || lower == upper {
                     return lower;
                 }
@@ -620,7 +755,13 @@ impl Solver {
                 }
                 alpha = alpha.max(lower);
                 beta = beta.min(upper);
-                table_move = s.best;
+            }
+        }
+        if let Some(cut) = self.probcut {
+            if n >= PROBCUT_MIN_EMPTIES {
+                if let Some(bound) = probcut_bound(p, o, alpha, beta, n, cut) {
+                    return bound;
+                }
             }
         }
         let moves = kernels::moves(p, o);
@@ -638,7 +779,7 @@ impl Solver {
             for c in &list[..count] {
                 let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
                 if let Some(s) = self.table.probe(np, no) {
-                    if -i32::from(s.upper) >= beta {
+                    if s.level >= level && -i32::from(s.upper) >= beta {
                         return -i32::from(s.upper);
                     }
                 }
@@ -661,7 +802,8 @@ impl Solver {
             } else {
                 (-64, best)
             };
-            self.table.store(p, o, lower, upper, best_move, self.date);
+            self.table
+                .store(p, o, lower, upper, best_move, self.date, level);
         }
         best
     }
@@ -837,6 +979,60 @@ impl Solver {
     }
 }
 
+/// Probcut: the shallow value of (p, o) `cut`/100 standard deviations
+/// above `beta` or below `alpha` gives that bound as the result.
+fn probcut_bound(p: u64, o: u64, alpha: i32, beta: i32, n: u32, cut: i32) -> Option<i32> {
+    let deep = n >= PROBCUT_DEEP_EMPTIES;
+    let margin = PROBCUT_SIGMA[usize::from(deep)] * cut / 100;
+    let (high, low) = (beta * SCALE + margin, alpha * SCALE - margin);
+    let reach = 64 * SCALE;
+    if high > reach && low < -reach {
+        return None;
+    }
+    let depth = if deep { 2 } else { 0 };
+    let v = eval_search(p, o, depth, -INF * SCALE, INF * SCALE);
+    if v >= high && beta < 64 {
+        Some(beta)
+    } else if v <= low && alpha > -64 {
+        Some(alpha)
+    } else {
+        None
+    }
+}
+
+/// Negamax with alpha-beta to `depth` plies with the pattern evaluation at
+/// the leaves, in 1/[`SCALE`] discs: probcut's shallow search.
+fn eval_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return crate::eval::pattern::evaluate(&Board::new(p, o));
+    }
+    let moves = kernels::moves(p, o);
+    if moves == 0 {
+        if kernels::moves(o, p) == 0 {
+            return final_score(p, o) * SCALE;
+        }
+        return -eval_search(o, p, depth, -beta, -alpha);
+    }
+    let mut best = -INF * SCALE;
+    let mut rest = moves;
+    while rest != 0 {
+        let sq = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let f = kernels::flips(p, o, sq);
+        let v = -eval_search(o ^ f, p ^ f ^ 1u64 << sq, depth - 1, -beta, -alpha);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
 /// The squares next to `b`'s discs (in any of the 8 directions).
 #[inline(always)]
 fn spread(b: u64) -> u64 {
@@ -851,11 +1047,11 @@ fn spread(b: u64) -> u64 {
 fn last1(p: u64, o: u64, sq: usize) -> i32 {
     let np = p.count_ones() as i32;
     // p has np discs and o has 63 - np.
-    let f = kernels::flips(p, o, sq).count_ones() as i32;
+    let f = kernels::last_flip_count(p, sq) as i32;
     if f > 0 {
         return 2 * (np + f) - 62;
     }
-    let f = kernels::flips(o, p, sq).count_ones() as i32;
+    let f = kernels::last_flip_count(o, sq) as i32;
     if f > 0 {
         return 2 * (np - f) - 64;
     }

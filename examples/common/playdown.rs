@@ -1,0 +1,71 @@
+//! The positions the endgame examples measure: each position of some OBF
+//! files played down, by a depth-4 alpha-beta with the classic evaluation,
+//! to every smaller number of empties.
+
+use othello::eval::{EvalKind, Evaluator};
+use othello::obf;
+use othello::search::alphabeta::AlphaBeta;
+use othello::search::{Limits, Strategy};
+use othello::Board;
+use std::collections::BTreeMap;
+
+/// Depth of the search that plays the positions down.
+const LINE_DEPTH: u32 = 4;
+
+/// The positions met with `min..=max` empties, by number of empties. An
+/// unreadable file or a malformed line ends the program with a message
+/// naming `tool`, the file and the line.
+pub fn played_down(tool: &str, files: &[String], min: u32, max: u32) -> BTreeMap<u32, Vec<Board>> {
+    let mut by_empties: BTreeMap<u32, Vec<Board>> = BTreeMap::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).unwrap_or_else(|e| {
+            eprintln!("{tool}: {file}: {e}");
+            std::process::exit(2)
+        });
+        for (i, line) in text.lines().enumerate() {
+            let position = match obf::parse_line(line) {
+                Ok(Some(p)) => p,
+                Ok(None) => continue,
+                Err(e) => {
+                    eprintln!("{tool}: {file}: line {}: {e}", i + 1);
+                    std::process::exit(2)
+                }
+            };
+            let mut board = position.board;
+            let mut search = AlphaBeta::new(Evaluator::new(EvalKind::Classic, 0));
+            search.set_exact_empties(0);
+            while board.empty_count() >= min && !board.is_game_over() {
+                if board.moves().is_empty() {
+                    board = board.pass();
+                }
+                if board.empty_count() <= max {
+                    by_empties
+                        .entry(board.empty_count())
+                        .or_default()
+                        .push(board);
+                }
+                let r = search.choose(&board, board.moves(), &Limits::depth(LINE_DEPTH));
+                board = board.play(r.best);
+            }
+        }
+    }
+    by_empties
+}
+
+/// Removes `name N` from `args` and returns N, or `default` without it; a
+/// missing or bad N ends the program with a message naming `tool`.
+#[allow(dead_code)] // not every example takes a flag
+pub fn number_flag(tool: &str, args: &mut Vec<String>, name: &str, default: i64) -> i64 {
+    let Some(i) = args.iter().position(|a| a == name) else {
+        return default;
+    };
+    let v = args
+        .get(i + 1)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| {
+            eprintln!("{tool}: {name} needs a number");
+            std::process::exit(2)
+        });
+    args.drain(i..i + 2);
+    v
+}
