@@ -25,6 +25,12 @@ pub const EXACT_EMPTIES: u32 = 17;
 /// At most this many empties (and more than [`EXACT_EMPTIES`]), the bot
 /// first tries a win/draw/loss solve (measured in docs/endgame.md).
 pub const WLD_EMPTIES: u32 = 18;
+/// At most this many empties (and more than the solves above), the bot
+/// tries a selective search to the end ([`Solver::solve_selective`]) and
+/// plays its move if it finishes (measured in docs/endgame.md).
+pub const SELECTIVE_EMPTIES: u32 = 19;
+/// The cut threshold of that search, in hundredths of a standard deviation.
+pub const SELECTIVE_CUT: i32 = 200;
 /// Share of the move's budget the solve may take before the midgame search
 /// takes over with the rest.
 pub const SOLVE_SHARE: f64 = 0.6;
@@ -373,9 +379,10 @@ impl AlphaBeta {
 
 impl AlphaBeta {
     /// An exact solve from [`EXACT_EMPTIES`] (as set) down, a WLD solve up
-    /// to [`WLD_EMPTIES`] when it proves a win or a draw. A solve that does
-    /// not finish within [`SOLVE_SHARE`] of the budget gives up, and
-    /// `deadline` becomes the rest of the budget for the midgame search.
+    /// to [`WLD_EMPTIES`] when it proves a win or a draw, a selective solve
+    /// up to [`SELECTIVE_EMPTIES`]. A solve that does not finish within
+    /// [`SOLVE_SHARE`] of the budget gives up, and `deadline` becomes the
+    /// rest of the budget for the midgame search.
     fn try_solve(
         &mut self,
         board: &Board,
@@ -384,10 +391,12 @@ impl AlphaBeta {
     ) -> Option<SearchResult> {
         let empties = board.empty_count();
         let wld_empties = WLD_EMPTIES.max(self.exact_empties);
-        if self.exact_empties == 0 || empties > wld_empties {
+        let selective_empties = SELECTIVE_EMPTIES.max(wld_empties);
+        if self.exact_empties == 0 || empties > selective_empties {
             return None;
         }
         let exact = empties <= self.exact_empties;
+        let wld = !exact && empties <= wld_empties;
         let start = *deadline;
         let solver = self
             .solver
@@ -397,22 +406,28 @@ impl AlphaBeta {
         } else {
             Deadline::new(start.start(), start.budget().mul_f64(SOLVE_SHARE))
         });
-        let solution = solver.solve(board, moves, !exact);
+        let solution = if exact || wld {
+            solver.solve(board, moves, wld)
+        } else {
+            solver.solve_selective(board, moves, SELECTIVE_CUT)
+        };
         self.nodes = solver.nodes();
         if !start.is_unlimited() {
             *deadline = Deadline::new(Instant::now(), start.remaining());
         }
         let sol = solution?;
         // A proven loss says nothing about which move resists best.
-        if !exact && sol.score < 0 {
+        if wld && sol.score < 0 {
             return None;
         }
         Some(SearchResult {
             best: sol.best,
             score: if exact {
                 Score::Exact(sol.score)
-            } else {
+            } else if wld {
                 Score::Wld(sol.score)
+            } else {
+                Score::Probable(sol.score)
             },
             depth: empties,
             nodes: sol.nodes,

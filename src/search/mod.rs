@@ -113,6 +113,10 @@ pub enum Score {
     Exact(i32),
     /// A win/loss/draw proof: the sign of the exact score.
     Wld(i32),
+    /// The final disc difference found by a selective search to the end
+    /// (probcut): probable, not proven. Shown as `e<N> ~+6`, against
+    /// `e<N> =+6` for a proof.
+    Probable(i32),
     /// A win rate in 0..1 from playouts.
     WinRate(f64),
     /// Flipped discs (greedy).
@@ -123,7 +127,7 @@ impl SearchResult {
     /// The MSG text, at most 12 characters: what was searched, the score,
     /// then the milliseconds, for example `d9 +4 31ms` (`s9 +4 31ms` when
     /// selective), `e18 =+6 90ms`
-    /// (exact), `w19 W 120ms` (win/loss/draw) or `12kp 55%` (playouts). When
+    /// (exact), `e22 ~+6 70ms` (selective to the end), `w19 W 120ms` (win/loss/draw) or `12kp 55%` (playouts). When
     /// that is too long the `ms` goes, then the end of the time: the score
     /// always shows.
     pub fn message(&self) -> String {
@@ -133,6 +137,7 @@ impl SearchResult {
             Score::Estimate(s) => (format!("d{}", self.depth), format!("{s:+.0}")),
             Score::Selective(s) => (format!("s{}", self.depth), format!("{s:+.0}")),
             Score::Exact(s) => (format!("e{}", self.depth), format!("={s:+}")),
+            Score::Probable(s) => (format!("e{}", self.depth), format!("~{s:+}")),
             Score::Wld(s) => {
                 let verdict = match s.signum() {
                     1 => "W",
