@@ -3,12 +3,13 @@
 //! `SELECTIVE_EMPTIES` (docs/endgame.md), with how often the selective
 //! solve's score is the exact one.
 //!
-//! Each position of the given OBF files is played down, by a depth-4
-//! alpha-beta, to every smaller number of empties; each position met is
-//! then solved from a cold table (the bot's table is warm: this is the
-//! pessimistic case), exact and WLD, with a cap per solve.
+//! Each position of the given sets (see `common/playdown.rs`: OBF files
+//! played down by a depth-4 alpha-beta, or recorded games) is solved from a
+//! cold table (the bot's table is warm: this is the pessimistic case),
+//! exact, WLD and selective, with a cap per solve.
 //!
-//! `cargo run --release --example endgame_ladder -- tests/data/fforum-1-19.obf tests/data/fforum-20-39.obf tests/data/fforum-40-59.obf [--cut N]`
+//! `cargo run --release --example endgame_ladder -- tests/data/late-games.txt [--cut N]`
+//! `cargo run --release --example endgame_ladder -- tests/data/fforum-1-19.obf tests/data/fforum-20-39.obf`
 
 use othello::search::alphabeta::SELECTIVE_CUT;
 use othello::search::endgame::{Solver, DEFAULT_TABLE_BITS};

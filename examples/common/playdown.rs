@@ -1,8 +1,11 @@
 //! The positions the endgame examples measure: each position of some OBF
-//! files played down, by a depth-4 alpha-beta with the classic evaluation,
-//! to every smaller number of empties.
+//! files (`.obf`) played down, by a depth-4 alpha-beta with the classic
+//! evaluation, to every smaller number of empties; or, from any other file,
+//! the positions of recorded games (one transcript per line, such as
+//! `tests/data/late-games.txt`).
 
 use othello::eval::{EvalKind, Evaluator};
+use othello::game::Game;
 use othello::obf;
 use othello::search::alphabeta::AlphaBeta;
 use othello::search::{Limits, Strategy};
@@ -22,6 +25,15 @@ pub fn played_down(tool: &str, files: &[String], min: u32, max: u32) -> BTreeMap
             eprintln!("{tool}: {file}: {e}");
             std::process::exit(2)
         });
+        if !file.ends_with(".obf") {
+            for (i, line) in text.lines().enumerate() {
+                if let Err(e) = replay(line, min, max, &mut by_empties) {
+                    eprintln!("{tool}: {file}: line {}: {e}", i + 1);
+                    std::process::exit(2)
+                }
+            }
+            continue;
+        }
         for (i, line) in text.lines().enumerate() {
             let position = match obf::parse_line(line) {
                 Ok(Some(p)) => p,
@@ -50,6 +62,32 @@ pub fn played_down(tool: &str, files: &[String], min: u32, max: u32) -> BTreeMap
         }
     }
     by_empties
+}
+
+/// Records the positions of the game `transcript` with `min..=max`
+/// empties in which the side to move has a move.
+fn replay(
+    transcript: &str,
+    min: u32,
+    max: u32,
+    by_empties: &mut BTreeMap<u32, Vec<Board>>,
+) -> Result<(), String> {
+    let mut game = Game::new();
+    let bytes = transcript.trim().as_bytes();
+    for k in 0..=bytes.len() / 2 {
+        let board = game.board();
+        let empties = board.empty_count();
+        if (min..=max).contains(&empties) && !board.moves().is_empty() {
+            by_empties.entry(empties).or_default().push(board);
+        }
+        if k == bytes.len() / 2 {
+            break;
+        }
+        let word = std::str::from_utf8(&bytes[2 * k..2 * k + 2]).map_err(|e| e.to_string())?;
+        let sq = othello::Square::parse(word).map_err(|e| format!("move {}: {e}", k + 1))?;
+        game.play(sq).map_err(|e| format!("move {}: {e}", k + 1))?;
+    }
+    Ok(())
 }
 
 /// Removes `name N` from `args` and returns N, or `default` without it; a
