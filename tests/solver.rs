@@ -3,7 +3,7 @@
 
 use othello::obf::{self, ObfPosition};
 use othello::rng::Rng;
-use othello::search::endgame::{Solver, Techniques};
+use othello::search::endgame::{Solver, Techniques, MAX_CUT};
 use othello::time::Deadline;
 use othello::{Board, Move, Square};
 
@@ -270,37 +270,98 @@ fn the_bot_solves_late_and_falls_back_when_the_solve_cannot_finish() {
     assert!(hard.board.is_legal(r.best));
 }
 
+/// The first 6 positions of fforum-20-39 with 20-22 empties: the
+/// selective passes of an exact solve and the 2-ply shallow search of
+/// probcut run there.
+fn deep_positions() -> Vec<ObfPosition> {
+    let list: Vec<ObfPosition> = positions(FFORUM_20_39)
+        .into_iter()
+        .filter(|p| (20..=22).contains(&p.board.empty_count()))
+        .take(6)
+        .collect();
+    assert_eq!(list.len(), 6);
+    list
+}
+
 /// A selective solve whose margin no score can reach cuts nothing: it is
-/// the exact solve.
+/// the exact solve (the cut is taken at most `MAX_CUT`, which no score
+/// reaches either).
 #[test]
 fn a_selective_solve_with_an_unreachable_margin_is_exact() {
     let mut solver = solver();
-    for p in positions(FFORUM_1_19) {
-        let s = solver
-            .solve_selective(&p.board, p.board.moves(), 100_000)
-            .unwrap();
-        assert_eq!(Some(s.score), p.best_score());
+    for p in positions(FFORUM_1_19).into_iter().chain(deep_positions()) {
+        for cut in [MAX_CUT, i32::MAX] {
+            let s = solver
+                .solve_selective(&p.board, p.board.moves(), cut)
+                .unwrap();
+            assert_eq!(Some(s.score), p.best_score());
+        }
     }
 }
 
 /// Bounds a selective solve left in the table never decide an exact solve:
 /// cutting at 0 standard deviations gets scores wrong, and the exact solves
-/// after it, on the same warm table, are still right.
+/// after it, on the same warm table, are still right; the same from 20
+/// empties, where the exact solve runs its own selective passes first.
 #[test]
 fn selective_bounds_never_reach_an_exact_solve() {
-    let mut solver = solver();
-    let list = positions(FFORUM_1_19);
-    let mut wrong = 0;
-    for p in &list {
-        let s = solver
-            .solve_selective(&p.board, p.board.moves(), 0)
-            .unwrap();
-        assert!(p.board.is_legal(s.best));
-        wrong += usize::from(Some(s.score) != p.best_score());
+    for list in [positions(FFORUM_1_19), deep_positions()] {
+        let mut solver = solver();
+        let mut wrong = 0;
+        for p in &list {
+            let s = solver
+                .solve_selective(&p.board, p.board.moves(), 0)
+                .unwrap();
+            assert!(p.board.is_legal(s.best));
+            wrong += usize::from(Some(s.score) != p.best_score());
+        }
+        assert!(wrong > 0, "cutting at 0 sigma got every score right");
+        for p in &list {
+            let s = solver.solve(&p.board, p.board.moves(), false).unwrap();
+            assert_eq!(Some(s.score), p.best_score());
+        }
     }
-    assert!(wrong > 0, "cutting at 0 sigma got every score right");
-    for p in &list {
-        let s = solver.solve(&p.board, p.board.moves(), false).unwrap();
-        assert_eq!(Some(s.score), p.best_score());
+}
+
+/// The passes before an exact solve change the tree, not the answer.
+#[test]
+fn exact_solves_with_and_without_the_selective_passes_agree() {
+    let mut with = solver();
+    let mut without = solver();
+    without.set_techniques(Techniques {
+        iterative: false,
+        ..Techniques::default()
+    });
+    for p in deep_positions() {
+        let a = with.solve(&p.board, p.board.moves(), false).unwrap();
+        let b = without.solve(&p.board, p.board.moves(), false).unwrap();
+        assert_eq!(a.score, b.score);
+        assert_eq!(Some(a.score), p.best_score());
+        assert_ne!(a.nodes, b.nodes, "the passes changed nothing");
+    }
+}
+
+/// At 19 empties the bot plays a selective solve's move and shows its
+/// score as probable; with no time limit it finishes, and at cut 200 its
+/// score here is the exact one.
+#[test]
+fn the_bot_solves_selectively_at_19_empties() {
+    use othello::eval::{EvalKind, Evaluator};
+    use othello::search::alphabeta::{AlphaBeta, SELECTIVE_EMPTIES};
+    use othello::search::{Limits, Score, Strategy};
+    const { assert!(SELECTIVE_EMPTIES >= 19) };
+    let p = &deep_positions()[0];
+    assert_eq!(p.board.empty_count(), 20);
+    let mut exact = solver();
+    for sq in p.board.moves().squares().take(3) {
+        let board = p.board.play(sq);
+        if board.moves().is_empty() {
+            continue;
+        }
+        let mut bot = AlphaBeta::new(Evaluator::new(EvalKind::Pattern, 0));
+        let r = bot.choose(&board, board.moves(), &Limits::time(Deadline::unlimited()));
+        let truth = exact.solve_board(&board, false).unwrap().1;
+        assert_eq!(r.score, Score::Probable(truth), "after {sq}");
+        assert!(board.is_legal(r.best));
     }
 }

@@ -79,6 +79,9 @@ const PROBCUT_SIGMA: [i32; 2] = [11 * SCALE, 8 * SCALE];
 /// moves in the table. From 16 instead, the median exact solve at 16-18
 /// empties took longer (18: 22 -> 30 ms; `examples/endgame_ladder.rs`).
 pub const ID_MIN_EMPTIES: u32 = 20;
+/// The widest cut a selective solve takes (100 standard deviations: no
+/// score reaches it), which keeps the margin's arithmetic in range.
+pub const MAX_CUT: i32 = 10_000;
 /// From this many empties up, a selective solve first runs the passes of
 /// [`ID_CUTS`] narrower than its own (at cut 200, 19 empties: median 48 ->
 /// 39 ms, slowest 128 -> 87 ms on the ladder).
@@ -202,7 +205,8 @@ pub struct Techniques {
     /// The pattern evaluation in the fastest-first key from
     /// [`EVAL_ORDER_EMPTIES`] up.
     pub eval_order: bool,
-    /// Selective passes before an exact solve from [`ID_MIN_EMPTIES`] up.
+    /// Selective passes before an exact solve from [`ID_MIN_EMPTIES`] up
+    /// (a selective solve runs its narrower passes either way).
     pub iterative: bool,
 }
 
@@ -346,6 +350,8 @@ impl Table {
                 s.upper = s.upper.min(upper as i8);
                 if s.lower > s.upper {
                     // Selective bounds that disagree: the newer stand.
+                    // Proven bounds always overlap.
+                    debug_assert!(level != EXACT_LEVEL, "proven bounds disagree");
                     s = fresh;
                 }
             } else if s.level < level {
@@ -471,29 +477,37 @@ impl Solver {
 
     /// A selective solve: a search to the end in which a node is cut when
     /// an evaluated shallow search lies `cut`/100 standard deviations
-    /// beyond the window (probcut). Its score and move are probable, not
-    /// proven. `None` if the deadline passed first.
+    /// beyond the window (probcut; `cut` is taken in `0..=`[`MAX_CUT`]).
+    /// Its score and move are probable, not proven. From
+    /// [`SELECTIVE_ID_MIN_EMPTIES`] up the narrower passes of [`ID_CUTS`]
+    /// run first, and when the deadline stops the last one, the result of
+    /// the widest pass that finished is returned. `None` if none finished.
     pub fn solve_selective(
         &mut self,
         board: &Board,
         moves: Bitboard,
         cut: i32,
     ) -> Option<Solution> {
+        let cut = cut.clamp(0, MAX_CUT);
         self.begin();
+        let mut passes: Vec<i32> = Vec::new();
         if board.empty_count() >= SELECTIVE_ID_MIN_EMPTIES {
-            for &t in ID_CUTS.iter().take_while(|&&t| t < cut) {
-                self.probcut = Some(t);
-                let pass = self.root(board, moves, false);
-                if pass.is_none() {
-                    self.probcut = None;
-                    return None;
-                }
+            passes.extend(ID_CUTS.iter().filter(|&&t| t < cut));
+        }
+        passes.push(cut);
+        let mut finished = None;
+        for t in passes {
+            self.probcut = Some(t);
+            match self.root(board, moves, false) {
+                Some(s) => finished = Some(s),
+                None => break,
             }
         }
-        self.probcut = Some(cut);
-        let solution = self.root(board, moves, false);
         self.probcut = None;
-        solution
+        finished.map(|s| Solution {
+            nodes: self.nodes,
+            ..s
+        })
     }
 
     /// Starts a solve: the node count, the clock and a new date.
@@ -741,7 +755,8 @@ impl Solver {
         if use_table {
             if let Some(s) = self.table.probe(p, o) {
                 table_move = s.best;
-                // An exact solve trusts only proven bounds.
+                // Bounds of a lower level (a narrower cut) are not trusted:
+                // an exact solve uses only proven ones.
                 let (lower, upper) = if s.level < level {
                     (-64, 64)
                 } else {
@@ -757,19 +772,19 @@ impl Solver {
                 beta = beta.min(upper);
             }
         }
-        if let Some(cut) = self.probcut {
-            if n >= PROBCUT_MIN_EMPTIES {
-                if let Some(bound) = probcut_bound(p, o, alpha, beta, n, cut) {
-                    return bound;
-                }
-            }
-        }
         let moves = kernels::moves(p, o);
         if moves == 0 {
             if kernels::moves(o, p) == 0 {
                 return final_score(p, o);
             }
             return -self.deep_child::<FAST>(o, p, -beta, -alpha, n);
+        }
+        if let Some(cut) = self.probcut {
+            if n >= PROBCUT_MIN_EMPTIES {
+                if let Some(bound) = probcut_bound(p, o, alpha, beta, n, cut) {
+                    return bound;
+                }
+            }
         }
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, moves, n, &mut list);
@@ -990,7 +1005,9 @@ fn probcut_bound(p: u64, o: u64, alpha: i32, beta: i32, n: u32, cut: i32) -> Opt
         return None;
     }
     let depth = if deep { 2 } else { 0 };
-    let v = eval_search(p, o, depth, -INF * SCALE, INF * SCALE);
+    // Only which side of `low..high` the value lies on matters: a
+    // fail-soft search with that window tells it.
+    let v = eval_search(p, o, depth, low, high);
     if v >= high && beta < 64 {
         Some(beta)
     } else if v <= low && alpha > -64 {

@@ -127,7 +127,7 @@ impl SearchResult {
     /// The MSG text, at most 12 characters: what was searched, the score,
     /// then the milliseconds, for example `d9 +4 31ms` (`s9 +4 31ms` when
     /// selective), `e18 =+6 90ms`
-    /// (exact), `e22 ~+6 70ms` (selective to the end), `w19 W 120ms` (win/loss/draw) or `12kp 55%` (playouts). When
+    /// (exact), `e19 ~+6 40ms` (selective to the end), `w19 W 120ms` (win/loss/draw) or `12kp 55%` (playouts). When
     /// that is too long the `ms` goes, then the end of the time: the score
     /// always shows.
     pub fn message(&self) -> String {
@@ -297,6 +297,8 @@ mod tests {
             (Score::Selective(3.4), 9, 7, "s9 +3 7ms"),
             (Score::Exact(18), 14, 60, "e14 =+18 60"),
             (Score::Exact(-64), 20, 1999, "e20 =-64 199"),
+            (Score::Probable(6), 19, 40, "e19 ~+6 40ms"),
+            (Score::Probable(-12), 19, 56, "e19 ~-12 56"),
             (Score::Wld(1), 19, 120, "w19 W 120ms"),
             (Score::Wld(0), 19, 5, "w19 D 5ms"),
             (Score::WinRate(0.55), 0, 100, "12kp 55%"),
