@@ -4,6 +4,7 @@ use crate::board::Board;
 use crate::rng::Rng;
 
 pub mod classic;
+pub mod net;
 pub mod pack;
 pub mod pattern;
 pub mod weights;

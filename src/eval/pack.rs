@@ -55,11 +55,6 @@ impl<'a> BitReader<'a> {
     pub fn signed(&mut self, k: u32) -> i32 {
         unzigzag(self.exp_golomb(k))
     }
-
-    /// A number known not to be 0: [`BitReader::signed`] of its zigzag form less one.
-    pub fn nonzero(&mut self, k: u32) -> i32 {
-        unzigzag(self.exp_golomb(k) + 1)
-    }
 }
 
 /// 0, 1, 2, 3, ... -> 0, -1, 1, -2, ...

@@ -14,7 +14,7 @@
 //! (copy-make), so there is no move/undo stream to update them from, and the
 //! 8 board images cost a few dozen shifts.
 
-use super::pack::BitReader;
+use super::net;
 use super::weights;
 use super::SCALE;
 use crate::board::Board;
@@ -327,36 +327,32 @@ pub fn segment(at: &[u32], empties: u32) -> (usize, u32, u32) {
     (a, empties - at[a], at[a + 1] - at[a])
 }
 
-/// The decoded weights: per anchor phase, the bias and the tables, in
-/// evaluation units; an evaluation mixes the two anchors around its
-/// empties count.
+/// The tables the evaluation reads: per anchor phase, every pattern's
+/// entries in evaluation units; an evaluation mixes the two anchors around
+/// its empties count.
 #[derive(Debug)]
 pub struct Tables {
     at: Vec<u32>,
-    bias: Vec<i32>,
     weights: Vec<i16>,
 }
 
 impl Tables {
-    /// Tables from anchor weights (`anchors[a]` holds the bias then
-    /// [`PHASE_SIZE`] weights, in steps of `step` units) at empties `at`.
+    /// Tables from anchor tables (`anchors[a]` holds [`PHASE_SIZE`] entries in
+    /// evaluation units, clamped to `i16`) at empties `at`.
     ///
     /// # Panics
     /// If `at` does not increase from 0 to 60, or the sizes disagree.
-    pub fn interpolate(anchors: &[Vec<i32>], at: &[u32], step: i32) -> Tables {
+    pub fn new(anchors: &[Vec<i32>], at: &[u32]) -> Tables {
         assert!(at.len() == anchors.len() && at[0] == 0 && at[at.len() - 1] == 60);
         assert!(at.windows(2).all(|w| w[0] < w[1]));
+        assert!(anchors.iter().all(|a| a.len() == PHASE_SIZE));
         let limit = i32::from(i16::MAX);
         Tables {
             at: at.to_vec(),
-            bias: anchors.iter().map(|a| a[0] * step).collect(),
             weights: anchors
                 .iter()
-                .flat_map(|a| {
-                    a[1..]
-                        .iter()
-                        .map(|&w| (w * step).clamp(-limit, limit) as i16)
-                })
+                .flatten()
+                .map(|&w| w.clamp(-limit, limit) as i16)
                 .collect(),
         }
     }
@@ -369,7 +365,7 @@ impl Tables {
         let hi = &self.weights[(a + 1) * PHASE_SIZE..][..PHASE_SIZE];
         let mut idx = [0u32; INSTANCES];
         indices(board, &mut idx);
-        let (mut x, mut y) = (self.bias[a], self.bias[a + 1]);
+        let (mut x, mut y) = (0, 0);
         for &i in idx.iter() {
             x += i32::from(lo[i as usize]);
             y += i32::from(hi[i as usize]);
@@ -382,47 +378,13 @@ impl Tables {
 /// Largest evaluation magnitude: below any won final score (64 discs).
 pub const MAX_SCORE: i32 = 63 * SCALE;
 
-/// Order of the Exp-Golomb code of each anchor's bias.
-pub const BIAS_CODE_ORDER: u32 = 6;
-/// Bits that give each table's two Exp-Golomb orders (zero runs, values).
-pub const CODE_ORDER_BITS: u32 = 4;
-
-/// Decodes `anchors` phases of weights packed by `train`: per anchor, the
-/// bias, then per pattern the two code orders and (zero run, non-zero
-/// value) pairs over the representatives ([`canonical`]) in index order.
-/// Returns per anchor the bias then [`PHASE_SIZE`] weights, mirrors filled in.
-pub fn decode_anchors(data: &str, anchors: usize) -> Vec<Vec<i32>> {
-    let canon: Vec<Vec<u32>> = (0..PATTERNS.len()).map(canonical).collect();
-    let mut r = BitReader::new(data);
-    (0..anchors)
-        .map(|_| {
-            let mut w = vec![r.signed(BIAS_CODE_ORDER)];
-            for c in canon.iter() {
-                let (kr, kv) = (r.bits(CODE_ORDER_BITS), r.bits(CODE_ORDER_BITS));
-                let reps: Vec<usize> = (0..c.len()).filter(|&i| c[i] as usize == i).collect();
-                let mut values = vec![0; c.len()];
-                let mut pos = 0;
-                loop {
-                    pos += r.exp_golomb(kr) as usize;
-                    if pos >= reps.len() {
-                        break;
-                    }
-                    values[reps[pos]] = r.nonzero(kv);
-                    pos += 1;
-                }
-                w.extend(c.iter().map(|&i| values[i as usize]));
-            }
-            w
-        })
-        .collect()
-}
-
-/// The weights compiled into the program, decoded on first use.
+/// The tables the compiled networks expand into, on first use.
 pub fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let anchors = decode_anchors(weights::DATA, weights::ANCHORS.len());
-        Tables::interpolate(&anchors, &weights::ANCHORS, weights::STEP)
+        let (hidden, groups) = (&weights::HIDDEN, &weights::GROUPS);
+        let nets = net::decode(weights::DATA, hidden, groups);
+        Tables::new(&net::expand(&nets, hidden, groups), &weights::ANCHORS)
     })
 }
 
@@ -500,24 +462,24 @@ mod tests {
 
     #[test]
     fn evaluation_is_symmetric() {
-        // Random weights, tied as the training ties them.
+        // Random entries, tied as the expansion ties them.
         let mut rng = Rng::seed_from_u64(3);
         let at = [0u32, 30, 60];
         let anchors: Vec<Vec<i32>> = at
             .iter()
             .map(|_| {
-                let mut w = vec![rng.below(100) as i32];
+                let mut w = Vec::new();
                 for k in 0..PATTERNS.len() {
                     let canon = canonical(k);
                     let raw: Vec<i32> = (0..canon.len())
-                        .map(|_| rng.below(201) as i32 - 100)
+                        .map(|_| rng.below(2001) as i32 - 1000)
                         .collect();
                     w.extend(canon.iter().map(|&c| raw[c as usize]));
                 }
                 w
             })
             .collect();
-        let tables = Tables::interpolate(&anchors, &at, 3);
+        let tables = Tables::new(&anchors, &at);
         for b in random_boards(10) {
             let v = tables.evaluate(&b);
             for s in 1..8 {
@@ -527,13 +489,15 @@ mod tests {
     }
 
     #[test]
-    fn compiled_weights_decode_to_their_checksum() {
-        let anchors = decode_anchors(weights::DATA, weights::ANCHORS.len());
+    fn compiled_networks_expand_to_their_checksum() {
+        let (hidden, groups) = (&weights::HIDDEN, &weights::GROUPS);
+        let anchors = net::expand(&net::decode(weights::DATA, hidden, groups), hidden, groups);
+        assert_eq!(anchors.len(), weights::ANCHORS.len());
         let all = anchors.iter().flatten();
         let nonzero = all.clone().filter(|&&v| v != 0).count();
         let sum: i64 = all.map(|&v| i64::from(v.abs())).sum();
         assert_eq!((nonzero, sum), weights::CHECKSUM);
-        assert!(anchors.iter().all(|a| a.len() == 1 + PHASE_SIZE));
+        assert!(anchors.iter().all(|a| a.len() == PHASE_SIZE));
     }
 
     #[test]

@@ -1,13 +1,10 @@
-//! Quantizing the fitted weights and packing them into the Rust source
+//! Quantizing the fitted networks and packing them into the Rust source
 //! file `src/eval/weights.rs`, in the format that
-//! `othello::eval::pattern::decode_anchors` reads.
+//! `othello::eval::net::decode` reads.
 
-use crate::fit::{canonical_map, Model};
+use crate::net::Nets;
+use othello::eval::net;
 use othello::eval::pack::{BASE, BITS_PER_CHAR};
-use othello::eval::pattern::{
-    self, BIAS_CODE_ORDER, CODE_ORDER_BITS, OFFSETS, PATTERNS, PHASE_SIZE,
-};
-use othello::eval::SCALE;
 
 /// Writes bits most significant first into 15-bit characters.
 #[derive(Default)]
@@ -66,80 +63,6 @@ impl BitWriter {
     }
 }
 
-/// Rounds the model to steps of `step` evaluation units; per anchor the
-/// bias then [`PHASE_SIZE`] weights with mirrors filled in.
-pub fn quantize(model: &Model, step: i32) -> Vec<Vec<i32>> {
-    let canon = canonical_map();
-    let scale = SCALE as f32 / step as f32;
-    model
-        .weights
-        .chunks(1 + PHASE_SIZE)
-        .map(|w| {
-            let mut q = vec![(w[0] * scale).round() as i32];
-            q.extend(
-                canon
-                    .iter()
-                    .map(|&c| (w[1 + c as usize] * scale).round() as i32),
-            );
-            q
-        })
-        .collect()
-}
-
-/// Packs quantized anchors (mirrors tied) into characters.
-pub fn encode(anchors: &[Vec<i32>]) -> String {
-    encode_counting(anchors).0
-}
-
-/// [`encode`], and the bits spent on each pattern (all anchors together).
-pub fn encode_counting(anchors: &[Vec<i32>]) -> (String, Vec<u64>) {
-    let mut bits = vec![0u64; PATTERNS.len()];
-    let mut w = BitWriter::default();
-    for anchor in anchors {
-        w.signed(anchor[0], BIAS_CODE_ORDER);
-        for k in 0..PATTERNS.len() {
-            let canon = pattern::canonical(k);
-            let values: Vec<i32> = (0..canon.len())
-                .filter(|&i| canon[i] as usize == i)
-                .map(|i| anchor[1 + OFFSETS[k] + i])
-                .collect();
-            // Tokens: (zeros before, value), and a last run to the end.
-            let mut tokens = Vec::new();
-            let mut run = 0;
-            for &v in values.iter() {
-                if v == 0 {
-                    run += 1;
-                } else {
-                    tokens.push((run, Some(zigzag(v) - 1)));
-                    run = 0;
-                }
-            }
-            tokens.push((run, None));
-            let max_order = (1 << CODE_ORDER_BITS) - 1;
-            let best = |f: &dyn Fn(u32) -> u32| (0..=max_order).min_by_key(|&k| f(k)).unwrap();
-            let kr = best(&|k| tokens.iter().map(|&(r, _)| exp_golomb_len(r, k)).sum());
-            let kv = best(&|k| {
-                tokens
-                    .iter()
-                    .filter_map(|&(_, v)| v.map(|v| exp_golomb_len(v, k)))
-                    .sum()
-            });
-            w.bits(u64::from(kr), CODE_ORDER_BITS);
-            w.bits(u64::from(kv), CODE_ORDER_BITS);
-            bits[k] += u64::from(2 * CODE_ORDER_BITS);
-            for &(r, v) in tokens.iter() {
-                w.exp_golomb(r, kr);
-                bits[k] += u64::from(exp_golomb_len(r, kr));
-                if let Some(v) = v {
-                    w.exp_golomb(v, kv);
-                    bits[k] += u64::from(exp_golomb_len(v, kv));
-                }
-            }
-        }
-    }
-    (w.finish(), bits)
-}
-
 /// Non-zero entries and the sum of absolute values of expanded anchors:
 /// the checksum the library's decoding test compares with.
 pub fn checksum(anchors: &[Vec<i32>]) -> (usize, i64) {
@@ -148,28 +71,112 @@ pub fn checksum(anchors: &[Vec<i32>]) -> (usize, i64) {
     (nonzero, all.map(|&v| i64::from(v.abs())).sum())
 }
 
-/// The text of `src/eval/weights.rs`.
-pub fn rust_source(anchors_at: &[u32], step: i32, anchors: &[Vec<i32>], summary: &str) -> String {
-    let data = encode(anchors);
-    let (nonzero, sum) = checksum(anchors);
-    let at: Vec<String> = anchors_at.iter().map(u32::to_string).collect();
+/// One layer of a network, quantized: its shift (step `2^-shift`) and its
+/// weights then biases in steps.
+pub type Layer = (u32, Vec<i32>);
+
+/// Rounds every layer of every network to the power-of-two step that keeps
+/// its largest magnitude within `bits` bits (sign apart).
+pub fn quantize_nets(nets: &Nets, bits: u32) -> Vec<Vec<Layer>> {
+    let limit = ((1u32 << bits) - 1) as f32;
+    let max_shift = (1 << net::SHIFT_BITS) - 1;
+    (0..nets.params.len())
+        .map(|i| {
+            let sizes = nets.sizes(i);
+            let mut rest = nets.params[i].as_slice();
+            sizes
+                .windows(2)
+                .map(|w| {
+                    let (layer, r) = rest.split_at((w[0] + 1) * w[1]);
+                    rest = r;
+                    let max = layer.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+                    let mut shift = 0;
+                    while shift < max_shift && max * (1u64 << (shift + 1)) as f32 <= limit {
+                        shift += 1;
+                    }
+                    let scale = (1u64 << shift) as f32;
+                    (
+                        shift,
+                        layer.iter().map(|v| (v * scale).round() as i32).collect(),
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The parameters quantized networks decode to.
+pub fn dequantize(q: &[Vec<Layer>]) -> Vec<Vec<f32>> {
+    q.iter()
+        .map(|layers| {
+            layers
+                .iter()
+                .flat_map(|(shift, v)| {
+                    let step = 1.0 / (1u64 << shift) as f32;
+                    v.iter().map(move |&x| x as f32 * step)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Packs quantized networks in the format `othello::eval::net::decode` reads.
+pub fn encode_nets(q: &[Vec<Layer>]) -> String {
+    let mut w = BitWriter::default();
+    for layers in q {
+        for (shift, values) in layers {
+            let max_order = (1 << net::ORDER_BITS) - 1;
+            let order = (0..=max_order)
+                .min_by_key(|&k| {
+                    values
+                        .iter()
+                        .map(|&v| exp_golomb_len(zigzag(v), k))
+                        .sum::<u32>()
+                })
+                .unwrap_or(0);
+            w.bits(u64::from(*shift), net::SHIFT_BITS);
+            w.bits(u64::from(order), net::ORDER_BITS);
+            for &v in values {
+                w.signed(v, order);
+            }
+        }
+    }
+    w.finish()
+}
+
+/// The text of `src/eval/weights.rs` for networks.
+pub fn nets_source(nets: &Nets, q: &[Vec<Layer>], summary: &str) -> String {
+    let data = encode_nets(q);
+    let tables = net::expand(&dequantize(q), &nets.hidden, &nets.groups);
+    let (nonzero, sum) = checksum(&tables);
+    let list = |v: &[String]| v.join(", ");
+    let at: Vec<String> = nets.anchors.iter().map(u32::to_string).collect();
+    let hidden: Vec<String> = nets.hidden.iter().map(usize::to_string).collect();
+    let groups: Vec<String> = nets.groups.iter().map(usize::to_string).collect();
     let mut s = String::new();
-    s.push_str("//! Pattern weights written by the `train` crate (docs/evaluation.md): do not edit.\n//!\n");
+    s.push_str("//! Pattern networks written by the `train` crate (docs/evaluation.md): do not edit.\n//!\n");
     for line in summary.lines() {
         s.push_str(&format!("//! {line}\n").replace("//! \n", "//!\n"));
     }
     s.push_str(&format!(
-        "\n/// Empties of the anchor phases; weights in between are interpolated.\n\
+        "\n/// Empties of the anchor phases (one network output each); weights in\n\
+         /// between are interpolated.\n\
          pub const ANCHORS: [u32; {}] = [{}];\n\
-         /// Evaluation units per quantized step.\n\
-         pub const STEP: i32 = {step};\n\
-         /// Non-zero decoded weights (mirrors and biases included) and the sum of\n\
-         /// their magnitudes, in steps: the decoding test's checksum.\n\
+         /// Sizes of the networks' hidden layers.\n\
+         pub const HIDDEN: [usize; {}] = [{}];\n\
+         /// Outputs of each of a pattern's networks, in anchor order.\n\
+         pub const GROUPS: [usize; {}] = [{}];\n\
+         /// Non-zero entries of the expanded tables and the sum of their\n\
+         /// magnitudes, in evaluation units: the expansion test's checksum.\n\
          pub const CHECKSUM: (usize, i64) = ({nonzero}, {sum});\n\
-         /// The packed weights ({} characters; see `pattern::decode_anchors`).\n\
+         /// The packed networks ({} characters; see `net::decode`).\n\
          pub const DATA: &str = \"{data}\";\n",
         at.len(),
-        at.join(", "),
+        list(&at),
+        hidden.len(),
+        list(&hidden),
+        groups.len(),
+        list(&groups),
         data.chars().count(),
     ));
     s
@@ -178,32 +185,59 @@ pub fn rust_source(anchors_at: &[u32], step: i32, anchors: &[Vec<i32>], summary:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello::eval::pattern::PATTERNS;
     use rand::{Rng, SeedableRng};
 
     #[test]
-    fn decoding_gives_back_the_quantized_weights() {
+    fn decoding_gives_back_the_quantized_networks() {
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
-        let canon = canonical_map();
-        let anchors: Vec<Vec<i32>> = (0..3)
-            .map(|a| {
-                // Mostly zeros, a few small and a few large values.
-                let raw: Vec<i32> = (0..PHASE_SIZE)
+        let nets = Nets {
+            anchors: vec![0, 30, 45, 60],
+            hidden: vec![5, 3],
+            groups: vec![1, 3],
+            params: Vec::new(),
+        };
+        let params: Vec<Vec<f32>> = (0..2 * PATTERNS.len())
+            .map(|i| {
+                let n = net::param_count(&nets.sizes(i));
+                // Mostly small, a few large values, some zeros.
+                (0..n)
                     .map(|_| match rng.gen_range(0..10) {
-                        0..=5 => 0,
-                        6..=8 => rng.gen_range(-20..=20),
-                        _ => rng.gen_range(-5000..=5000),
+                        0..=1 => 0.0,
+                        2..=8 => rng.gen_range(-1.0..1.0),
+                        _ => rng.gen_range(-40.0..40.0),
                     })
-                    .collect();
-                let mut q = vec![a * 1000 - 1234];
-                q.extend(canon.iter().map(|&c| raw[c as usize]));
-                q
+                    .collect()
             })
             .collect();
-        let data = encode(&anchors);
-        assert!(data
-            .chars()
-            .all(|c| (BASE..BASE + (1 << BITS_PER_CHAR)).contains(&(c as u32))));
-        assert_eq!(pattern::decode_anchors(&data, anchors.len()), anchors);
+        let nets = Nets { params, ..nets };
+        for bits in [7, 9, 12] {
+            let q = quantize_nets(&nets, bits);
+            for (layers, p) in q.iter().zip(&nets.params) {
+                let max = layers
+                    .iter()
+                    .flat_map(|l| &l.1)
+                    .map(|v| v.unsigned_abs())
+                    .max();
+                assert!(max.unwrap() < 1 << bits, "{bits} bits: {max:?}");
+                assert_eq!(layers.iter().map(|l| l.1.len()).sum::<usize>(), p.len());
+            }
+            let data = encode_nets(&q);
+            assert!(data
+                .chars()
+                .all(|c| (BASE..BASE + (1 << BITS_PER_CHAR)).contains(&(c as u32))));
+            let decoded = net::decode(&data, &nets.hidden, &nets.groups);
+            assert_eq!(decoded, dequantize(&q));
+            // The quantization error is at most half a step of each layer.
+            for (i, layers) in q.iter().enumerate() {
+                let steps = layers
+                    .iter()
+                    .flat_map(|(shift, v)| v.iter().map(move |_| 1.0 / (1u64 << shift) as f32));
+                for ((d, p), step) in decoded[i].iter().zip(&nets.params[i]).zip(steps) {
+                    assert!((d - p).abs() <= step / 2.0, "{d} vs {p}, step {step}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,48 +1,10 @@
-//! Fitting the pattern weights: least squares by stochastic gradient
-//! descent, weights linearly interpolated between anchor phases exactly as
-//! `othello::eval::pattern::Tables` does, mirrored indices tied, early
-//! stopping on a holdout set split by game.
+//! What every fit shares: float tables as a [`Model`] (the networks expand
+//! into one, `crate::net`), weights linearly interpolated between anchor
+//! phases exactly as `othello::eval::pattern::Tables` does, mirrored indices
+//! tied; the holdout split by game; errors by phase; bootstrapped labels.
 
 use crate::gen::Sample;
-use indicatif::ProgressBar;
 use othello::eval::pattern::{self, INSTANCES, OFFSETS, PATTERNS, PHASE_SIZE};
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
-
-/// How to fit.
-#[derive(Clone, Debug)]
-pub struct FitConfig {
-    /// Empties of the anchor phases, increasing from 0 to 60.
-    pub anchors: Vec<u32>,
-    /// Passes over the training set.
-    pub epochs: u32,
-    /// Step size of the first epoch (per unit of squared feature norm).
-    pub learning_rate: f32,
-    /// Factor applied to the step size after each epoch.
-    pub decay: f32,
-    /// One game in `holdout_every` goes to the validation set.
-    pub holdout_every: u32,
-    /// Seed of the shuffles.
-    pub seed: u64,
-    /// Weights seen in fewer training positions than this are set to 0:
-    /// they are mostly noise, and zeros pack into almost nothing.
-    pub min_count: u32,
-}
-
-impl Default for FitConfig {
-    fn default() -> FitConfig {
-        FitConfig {
-            anchors: vec![0, 15, 30, 45, 60],
-            epochs: 8,
-            learning_rate: 0.002,
-            decay: 0.85,
-            holdout_every: 20,
-            seed: 1,
-            min_count: 64,
-        }
-    }
-}
 
 /// Weights in discs: per anchor, the bias then [`PHASE_SIZE`] weights
 /// (only representatives of mirrored pairs are used).
@@ -103,15 +65,6 @@ impl Model {
     }
 }
 
-/// Mean absolute error in discs over `samples`.
-pub fn mae(model: &Model, canon: &[u32], samples: &[&Sample]) -> f64 {
-    let total: f64 = samples
-        .iter()
-        .map(|s| (model.predict(canon, &s.board) - f32::from(s.label)).abs() as f64)
-        .sum();
-    total / samples.len().max(1) as f64
-}
-
 /// Mean absolute error in discs of `predict` over `samples` by empties, in
 /// buckets of 10 (0-9, 10-19, ...): (error, count) per bucket.
 pub fn mae_by_empties(
@@ -129,93 +82,9 @@ pub fn mae_by_empties(
         .collect()
 }
 
-/// What fitting reports.
-#[derive(Clone, Debug)]
-pub struct FitReport {
-    /// Training and validation set sizes.
-    pub sizes: (usize, usize),
-    /// Training and validation MAE (discs) after each epoch.
-    pub history: Vec<(f64, f64)>,
-    /// The epoch kept (lowest validation MAE), 1-based.
-    pub best_epoch: usize,
-    /// Validation MAE and size by empties (buckets of 10) of the kept model.
-    pub by_empties: Vec<(f64, usize)>,
-}
-
 /// Splits by game: every `every`-th game is validation.
 pub fn split(samples: &[Sample], every: u32) -> (Vec<&Sample>, Vec<&Sample>) {
     samples.iter().partition(|s| s.game % every.max(1) != 0)
-}
-
-/// Fits a model; `bar` counts epochs.
-pub fn fit(samples: &[Sample], cfg: &FitConfig, bar: &ProgressBar) -> (Model, FitReport) {
-    let canon = canonical_map();
-    let (train, valid) = split(samples, cfg.holdout_every);
-    let mut model = Model {
-        anchors: cfg.anchors.clone(),
-        weights: vec![0.0; cfg.anchors.len() * (1 + PHASE_SIZE)],
-    };
-    let mut best = (f64::INFINITY, model.clone(), 0);
-    let mut history = Vec::new();
-    let mut order: Vec<usize> = (0..train.len()).collect();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed);
-    let mut counts = vec![0u32; model.weights.len()];
-    for s in train.iter() {
-        let f = model.features(&canon, &s.board);
-        for j in 0..2 {
-            if f.mix[j] > 0.0 {
-                for &i in f.idx.iter() {
-                    counts[f.base[j] + 1 + i as usize] += 1;
-                }
-            }
-        }
-    }
-    let prune = |m: &mut Model| {
-        for (i, w) in m.weights.iter_mut().enumerate() {
-            // Biases (index 0 of each anchor) are never pruned.
-            if i % (1 + PHASE_SIZE) != 0 && counts[i] < cfg.min_count {
-                *w = 0.0;
-            }
-        }
-    };
-    let mut lr = cfg.learning_rate;
-    for epoch in 1..=cfg.epochs {
-        order.shuffle(&mut rng);
-        let mut train_abs = 0.0f64;
-        for &i in order.iter() {
-            let s = train[i];
-            let f = model.features(&canon, &s.board);
-            let err = f32::from(s.label) - model.predict_features(&f);
-            train_abs += err.abs() as f64;
-            for j in 0..2 {
-                let g = lr * err * f.mix[j];
-                if g == 0.0 {
-                    continue;
-                }
-                let w = &mut model.weights[f.base[j]..][..1 + PHASE_SIZE];
-                w[0] += g;
-                for &i in f.idx.iter() {
-                    w[1 + i as usize] += g;
-                }
-            }
-        }
-        lr *= cfg.decay;
-        prune(&mut model);
-        let v = mae(&model, &canon, &valid);
-        history.push((train_abs / train.len().max(1) as f64, v));
-        if v < best.0 {
-            best = (v, model.clone(), epoch as usize);
-        }
-        bar.set_message(format!("validation MAE {v:.3}"));
-        bar.inc(1);
-    }
-    let report = FitReport {
-        sizes: (train.len(), valid.len()),
-        history,
-        best_epoch: best.2,
-        by_empties: mae_by_empties(&valid, |b| f64::from(best.1.predict(&canon, b))),
-    };
-    (best.1, report)
 }
 
 /// Positions with at most this many empties keep their label when
