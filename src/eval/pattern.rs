@@ -7,8 +7,8 @@
 //! map onto themselves (a row under a mirror) have tied weights, so the
 //! evaluation is exactly symmetric. Weights exist for a few anchor phases
 //! (by empty squares, [`weights::ANCHORS`]); a position between two anchors
-//! gets the linear mix of their two scores. The weights are decoded once,
-//! on first use.
+//! gets the linear mix of their two scores. The tables are stored as small
+//! networks ([`super::net`]), expanded once, on first use.
 //!
 //! Indices are computed from scratch at each leaf: the search copies boards
 //! (copy-make), so there is no move/undo stream to update them from, and the
