@@ -206,7 +206,7 @@ mod tests {
                 let mut x = vec![0.0; 2 * n];
                 let mut rest = c;
                 for i in 0..n {
-                    if rest % 3 > 0 {
+                    if !rest.is_multiple_of(3) {
                         x[2 * i + rest % 3 - 1] = 1.0;
                     }
                     rest /= 3;

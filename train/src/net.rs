@@ -149,8 +149,11 @@ impl Reps {
             for &(k, t) in &self.list[range] {
                 let k = k as usize;
                 let active = net::active_inputs(t as usize, PATTERNS[k].squares.len());
-                for i in k * g..(k + 1) * g {
-                    out.extend(net::forward(&nets.params[i], &sizes[i], &active));
+                for (params, size) in nets.params[k * g..(k + 1) * g]
+                    .iter()
+                    .zip(&sizes[k * g..(k + 1) * g])
+                {
+                    out.extend(net::forward(params, size, &active));
                 }
             }
             out
