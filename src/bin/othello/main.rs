@@ -134,7 +134,7 @@ fn run_bot(options: &BotOptions) -> ExitCode {
             format!("{} MSG desync", turn.actions[0])
         } else {
             let result = strategy.choose(&turn.board, Bitboard(candidates), &limits);
-            format!("{} MSG {}", result.best, result.message())
+            format!("{} MSG {}", result.best, protocol::message(&result))
         };
         if writeln!(out, "{answer}").and_then(|_| out.flush()).is_err() {
             // The referee closed our output: nothing left to do.
