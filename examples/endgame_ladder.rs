@@ -17,9 +17,12 @@ use othello::time::Deadline;
 use othello::Board;
 use std::time::Instant;
 
+#[path = "common/flags.rs"]
+mod flags;
 #[path = "common/playdown.rs"]
 mod playdown;
-use playdown::{number_flag, played_down};
+use flags::number_flag;
+use playdown::played_down;
 
 /// Fewest and most empties measured.
 const MIN_EMPTIES: u32 = 8;

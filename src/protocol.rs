@@ -7,11 +7,51 @@
 
 use crate::board::{Board, Move};
 use crate::game::Color;
+use crate::search::{Score, SearchResult};
 use crate::square::Square;
 use core::fmt;
 
 /// The longest message CodinGame shows after `MSG`.
 pub const MSG_MAX_CHARS: usize = 12;
+
+/// The bot's MSG text for a search's result, at most [`MSG_MAX_CHARS`]:
+/// what was searched, the score, then the milliseconds, for example
+/// `d9 +4 31ms` (`s9 +4 31ms` when selective), `e18 =+6 90ms` (exact),
+/// `e19 ~+6 40ms` (selective to the end), `w19 W 120ms` (win/loss/draw) or
+/// `12kp 55%` (playouts). When that is too long the `ms` goes, then the end
+/// of the time: the score always shows.
+pub fn message(r: &SearchResult) -> String {
+    let ms = r.elapsed.as_millis();
+    let d = r.depth;
+    let head = match r.score {
+        Score::None => return format!("{ms}ms"),
+        Score::Estimate(s) => format!("d{d} {s:+.0}"),
+        Score::Selective(s) => format!("s{d} {s:+.0}"),
+        Score::Exact(s) => format!("e{d} ={s:+}"),
+        Score::Probable(s) => format!("e{d} ~{s:+}"),
+        Score::Wld(s) => format!("w{d} {}", ["L", "D", "W"][(s.signum() + 1) as usize]),
+        Score::WinRate(w) => return format!("{}p {:.0}%", compact(r.nodes), w * 100.0),
+        Score::Flips(n) => format!("f{n}"),
+    };
+    let full = format!("{head} {ms}ms");
+    if full.chars().count() <= MSG_MAX_CHARS {
+        return full;
+    }
+    format!("{head} {ms}").chars().take(MSG_MAX_CHARS).collect()
+}
+
+/// `12345` -> `12k`, `2500000` -> `2.5M`: counts that fit a short MSG.
+fn compact(n: u64) -> String {
+    if n >= 10_000_000 {
+        format!("{}M", n / 1_000_000)
+    } else if n >= 1_000_000 {
+        format!("{:.1}M", n as f64 / 1e6)
+    } else if n >= 10_000 {
+        format!("{}k", n / 1000)
+    } else {
+        n.to_string()
+    }
+}
 
 /// A protocol violation, with the 1-based number of the offending line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -330,6 +370,54 @@ pub fn parse_answer(line: &str) -> Result<Answer, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
+
+    fn result(score: Score, depth: u32, ms: u64) -> SearchResult {
+        SearchResult {
+            best: Square::new(19),
+            score,
+            depth,
+            nodes: 12_345,
+            elapsed: Duration::from_millis(ms),
+        }
+    }
+
+    #[test]
+    fn messages_keep_the_score_within_twelve_characters() {
+        let cases = [
+            (Score::Estimate(4.2), 9, 31, "d9 +4 31ms"),
+            (Score::Estimate(-12.0), 14, 1000, "d14 -12 1000"),
+            (Score::Selective(-12.0), 14, 1000, "s14 -12 1000"),
+            (Score::Selective(3.4), 9, 7, "s9 +3 7ms"),
+            (Score::Exact(18), 14, 60, "e14 =+18 60"),
+            (Score::Exact(-64), 20, 1999, "e20 =-64 199"),
+            (Score::Probable(6), 19, 40, "e19 ~+6 40ms"),
+            (Score::Probable(-12), 19, 56, "e19 ~-12 56"),
+            (Score::Wld(1), 19, 120, "w19 W 120ms"),
+            (Score::Wld(0), 19, 5, "w19 D 5ms"),
+            (Score::Wld(-3), 19, 5, "w19 L 5ms"),
+            (Score::WinRate(0.55), 0, 100, "12kp 55%"),
+            (Score::None, 0, 7, "7ms"),
+            (Score::Flips(3), 0, 2, "f3 2ms"),
+        ];
+        for (score, depth, ms, expected) in cases {
+            let text = message(&result(score, depth, ms));
+            assert_eq!(text, expected, "{score:?}");
+            assert!(text.chars().count() <= MSG_MAX_CHARS);
+        }
+    }
+
+    #[test]
+    fn counts_are_compacted() {
+        for (n, text) in [
+            (9_999, "9999"),
+            (12_345, "12k"),
+            (2_500_000, "2.5M"),
+            (12_000_000, "12M"),
+        ] {
+            assert_eq!(compact(n), text);
+        }
+    }
 
     #[test]
     fn answers_are_read_like_codingame() {

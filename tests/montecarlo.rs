@@ -62,7 +62,7 @@ fn each_strategy_answers_legally_within_its_time_budget() {
                 "{name} took {:?} on {kind}",
                 r.elapsed
             );
-            assert!(r.message().chars().count() <= 12);
+            assert!(othello::protocol::message(&r).chars().count() <= 12);
         }
     }
 }

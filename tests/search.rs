@@ -136,7 +136,7 @@ fn every_strategy_plays_a_legal_move_everywhere() {
                 "{name} played {} on\n{board}",
                 r.best
             );
-            assert!(r.message().chars().count() <= 12);
+            assert!(othello::protocol::message(&r).chars().count() <= 12);
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The searches, each in its own file behind one interface, [`Strategy`].
 //!
 //! A strategy gets a position, the moves it may choose among, and
-//! [`Limits`]; it returns a [`SearchResult`] and prints nothing.
+//! [`Limits`]; it returns a [`SearchResult`] and prints nothing: the bot
+//! says it (the MSG text is the protocol's).
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
@@ -88,8 +89,7 @@ impl Limits {
 pub struct SearchResult {
     /// The move to play.
     pub best: Square,
-    /// Its score in the strategy's own unit; [`SearchResult::score_text`]
-    /// gives the shown form.
+    /// Its score in the strategy's own unit.
     pub score: Score,
     /// Depth of the last completed iteration (0 when not applicable).
     pub depth: u32,
@@ -121,61 +121,6 @@ pub enum Score {
     WinRate(f64),
     /// Flipped discs (greedy).
     Flips(u32),
-}
-
-impl SearchResult {
-    /// The MSG text, at most 12 characters: what was searched, the score,
-    /// then the milliseconds, for example `d9 +4 31ms` (`s9 +4 31ms` when
-    /// selective), `e18 =+6 90ms`
-    /// (exact), `e19 ~+6 40ms` (selective to the end), `w19 W 120ms` (win/loss/draw) or `12kp 55%` (playouts). When
-    /// that is too long the `ms` goes, then the end of the time: the score
-    /// always shows.
-    pub fn message(&self) -> String {
-        let ms = self.elapsed.as_millis();
-        let (what, score) = match self.score {
-            Score::None => return format!("{ms}ms"),
-            Score::Estimate(s) => (format!("d{}", self.depth), format!("{s:+.0}")),
-            Score::Selective(s) => (format!("s{}", self.depth), format!("{s:+.0}")),
-            Score::Exact(s) => (format!("e{}", self.depth), format!("={s:+}")),
-            Score::Probable(s) => (format!("e{}", self.depth), format!("~{s:+}")),
-            Score::Wld(s) => {
-                let verdict = match s.signum() {
-                    1 => "W",
-                    -1 => "L",
-                    _ => "D",
-                };
-                (format!("w{}", self.depth), verdict.to_string())
-            }
-            Score::WinRate(r) => {
-                return format!("{}p {:.0}%", compact(self.nodes), r * 100.0);
-            }
-            Score::Flips(n) => (format!("f{n}"), String::new()),
-        };
-        let head = if score.is_empty() {
-            what
-        } else {
-            format!("{what} {score}")
-        };
-        let max = crate::protocol::MSG_MAX_CHARS;
-        let full = format!("{head} {ms}ms");
-        if full.chars().count() <= max {
-            return full;
-        }
-        format!("{head} {ms}").chars().take(max).collect()
-    }
-}
-
-/// `12345` -> `12k`, `2500000` -> `2.5M`: counts that fit a short MSG.
-pub fn compact(n: u64) -> String {
-    if n >= 10_000_000 {
-        format!("{}M", n / 1_000_000)
-    } else if n >= 1_000_000 {
-        format!("{:.1}M", n as f64 / 1e6)
-    } else if n >= 10_000 {
-        format!("{}k", n / 1000)
-    } else {
-        n.to_string()
-    }
 }
 
 /// A way of choosing moves. Implementations keep their own state (tables,
@@ -272,43 +217,4 @@ pub fn create(name: &str, config: &Config) -> Option<Box<dyn Strategy>> {
         )),
         _ => return None,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn result(score: Score, depth: u32, ms: u64) -> SearchResult {
-        SearchResult {
-            best: Square::new(19),
-            score,
-            depth,
-            nodes: 12_345,
-            elapsed: Duration::from_millis(ms),
-        }
-    }
-
-    #[test]
-    fn messages_keep_the_score_within_twelve_characters() {
-        let cases = [
-            (Score::Estimate(4.2), 9, 31, "d9 +4 31ms"),
-            (Score::Estimate(-12.0), 14, 1000, "d14 -12 1000"),
-            (Score::Selective(-12.0), 14, 1000, "s14 -12 1000"),
-            (Score::Selective(3.4), 9, 7, "s9 +3 7ms"),
-            (Score::Exact(18), 14, 60, "e14 =+18 60"),
-            (Score::Exact(-64), 20, 1999, "e20 =-64 199"),
-            (Score::Probable(6), 19, 40, "e19 ~+6 40ms"),
-            (Score::Probable(-12), 19, 56, "e19 ~-12 56"),
-            (Score::Wld(1), 19, 120, "w19 W 120ms"),
-            (Score::Wld(0), 19, 5, "w19 D 5ms"),
-            (Score::WinRate(0.55), 0, 100, "12kp 55%"),
-            (Score::None, 0, 7, "7ms"),
-            (Score::Flips(3), 0, 2, "f3 2ms"),
-        ];
-        for (score, depth, ms, expected) in cases {
-            let text = result(score, depth, ms).message();
-            assert_eq!(text, expected, "{score:?}");
-            assert!(text.chars().count() <= crate::protocol::MSG_MAX_CHARS);
-        }
-    }
 }

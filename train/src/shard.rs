@@ -1,7 +1,7 @@
 //! `--shard I/N` of `train gen` and `train corpus`: part I (from 1) of N of
 //! a run holds its games `g` (from 0) with `g % N == I - 1`. Game `g` depends
 //! on the seed and `g` alone, so the parts together are the run, game for
-//! game; `train fit` merges them back (`load` in main.rs).
+//! game; `train fit` merges them back (`load` in data.rs).
 
 /// Part `index` of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -1,9 +1,11 @@
-//! The command line of the `othello` binary, parsed without I/O so that
-//! tests can check every error. The tools' commands and flags are
-//! `tools/`'s.
+//! The bot's command line, parsed without I/O so that tests can check
+//! every error, and the number parsing the tools' commands share. The
+//! tools' commands are `tools/`'s: `main.rs` asks them first. This module
+//! uses neither.
 
-use crate::tools::{self, Tool};
 use othello::eval::EvalKind;
+#[cfg(not(cargo_equip))]
+use othello::search::NMC_MAX_LEVEL;
 use othello::search::{DEFAULT_STRATEGY, MCTS_DEFAULT_C, NMC_DEFAULT_LEVEL, STRATEGY_NAMES};
 
 /// The usage text printed by `--help` and after an argument error.
@@ -51,13 +53,11 @@ usage:
 options: --depth N, --time-ms N, --nodes N, --eval NAME, --seed N (see the crate's --help)
 ";
 
-/// What the binary was asked to do.
+/// What the bot's arguments ask for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     /// Play the CodinGame protocol.
     Bot(BotOptions),
-    /// `perft`, `bench`, `solve` or `playouts` (not in the submission).
-    Tool(Tool),
     /// `--help`.
     Help,
 }
@@ -112,16 +112,13 @@ pub fn number<T: core::str::FromStr>(flag: &str, value: Option<&String>) -> Resu
         .map_err(|_| format!("{flag}: expected a non-negative number, found {value:?}"))
 }
 
-/// Parses the arguments after the program name.
+/// Parses the bot's arguments (those after the program name that name no
+/// tool).
 ///
 /// # Errors
-/// A one-line message for an unknown flag, a missing or bad value, or an
-/// unknown subcommand.
+/// A one-line message for an unknown flag or a missing or bad value.
 pub fn parse(args: &[String]) -> Result<Command, String> {
     let mut it = args.iter();
-    if let Some(tool) = tools::parse(args) {
-        return tool.map(Command::Tool);
-    }
     let mut options = BotOptions::default();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -153,13 +150,76 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "--nodes" => options.nodes = Some(number("--nodes", it.next())?),
             "--seed" => options.seed = Some(number("--seed", it.next())?),
             "--eval" => options.eval = parse_eval(it.next())?,
-            other => match tools::bot_flag(other, &mut it, &mut options) {
+            other => match monte_carlo_flag(other, &mut it, &mut options) {
                 Some(set) => set?,
                 None => return Err(format!("unknown argument {other:?}")),
             },
         }
     }
     Ok(Command::Bot(options))
+}
+
+/// The Monte Carlo strategies' flags: `Some` if `flag` is one (its value
+/// taken from `it`), `None` if it is not.
+#[cfg(not(cargo_equip))]
+fn monte_carlo_flag(
+    flag: &str,
+    it: &mut dyn Iterator<Item = &String>,
+    options: &mut BotOptions,
+) -> Option<Result<(), String>> {
+    Some(match flag {
+        "--playouts" => positive(flag, it.next()).map(|n| options.playouts = Some(n)),
+        "--playout-depth" => positive(flag, it.next()).map(|n| options.playout_depth = Some(n)),
+        "--c" => exploration(it.next()).map(|c| options.c = c),
+        "--level" => level(it.next()).map(|l| options.level = l),
+        _ => return None,
+    })
+}
+
+/// The submission plays alphabeta alone: no Monte Carlo flag.
+#[cfg(cargo_equip)]
+fn monte_carlo_flag(
+    _: &str,
+    _: &mut dyn Iterator<Item = &String>,
+    _: &mut BotOptions,
+) -> Option<Result<(), String>> {
+    None
+}
+
+/// The value of `--c`: a finite number, at least 0.
+#[cfg(not(cargo_equip))]
+fn exploration(value: Option<&String>) -> Result<f64, String> {
+    let value = value.ok_or("--c needs a value")?;
+    value
+        .parse()
+        .ok()
+        .filter(|c: &f64| c.is_finite() && *c >= 0.0)
+        .ok_or_else(|| format!("--c: expected a number >= 0, found {value:?}"))
+}
+
+/// The value of `--level`: 1 to [`NMC_MAX_LEVEL`].
+#[cfg(not(cargo_equip))]
+fn level(value: Option<&String>) -> Result<u32, String> {
+    let level: u32 = number("--level", value)?;
+    if !(1..=NMC_MAX_LEVEL).contains(&level) {
+        return Err(format!(
+            "--level: must be 1..{NMC_MAX_LEVEL}, found {level}"
+        ));
+    }
+    Ok(level)
+}
+
+/// The number after `flag`, at least 1.
+#[cfg(not(cargo_equip))]
+pub fn positive<T: core::str::FromStr + PartialEq + From<u8>>(
+    flag: &str,
+    value: Option<&String>,
+) -> Result<T, String> {
+    let n: T = number(flag, value)?;
+    if n == T::from(0) {
+        return Err(format!("{flag}: must be at least 1"));
+    }
+    Ok(n)
 }
 
 /// The value of `--eval`.
@@ -187,19 +247,7 @@ mod tests {
     #[test]
     fn parses_the_documented_forms() {
         assert_eq!(parse(&args("")), Ok(Command::Bot(BotOptions::default())));
-        assert!(matches!(
-            parse(&args("perft 9")),
-            Ok(Command::Tool(Tool::Perft(9)))
-        ));
-        assert!(matches!(
-            parse(&args("bench")),
-            Ok(Command::Tool(Tool::Bench(_)))
-        ));
         assert_eq!(parse(&args("--help")), Ok(Command::Help));
-        assert!(matches!(
-            parse(&args("solve f.obf --wld")),
-            Ok(Command::Tool(Tool::Solve(_)))
-        ));
         let Ok(Command::Bot(o)) = parse(&args(
             "--strategy minimax --depth 3 --seed 7 --eval disc-noise",
         )) else {
@@ -233,24 +281,13 @@ mod tests {
             "--depth 0",
             "--strategy nope",
             "--eval nope",
-            "perft",
-            "perft x",
-            "bench --fast",
-            "bench --eval nope",
             "--time-ms 0",
-            "solve",
-            "solve f.obf --exact",
-            "solve f.obf --time-ms",
             "--playouts 0",
             "--playout-depth x",
             "--c -1",
             "--c nan",
             "--level 0",
             "--level 4",
-            "playouts --moves f5f5",
-            "playouts --moves f5d",
-            "playouts --games 0",
-            "playouts --fast",
         ] {
             let e = parse(&args(bad)).unwrap_err();
             assert!(!e.is_empty(), "{bad}");

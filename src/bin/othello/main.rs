@@ -13,16 +13,8 @@ mod tools;
 /// The submission's tools: none.
 #[cfg(cargo_equip)]
 mod tools {
-    #[derive(Clone, Debug, PartialEq)]
     pub enum Tool {}
     pub fn parse(_: &[String]) -> Option<Result<Tool, String>> {
-        None
-    }
-    pub fn bot_flag(
-        _: &str,
-        _: &mut dyn Iterator<Item = &String>,
-        _: &mut crate::cli::BotOptions,
-    ) -> Option<Result<(), String>> {
         None
     }
     pub fn run(tool: Tool) -> std::process::ExitCode {
@@ -45,12 +37,17 @@ const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match cli::parse(&args) {
+    // Arguments that name a tool are the tool's; all others the bot's.
+    let command = match tools::parse(&args) {
+        Some(Ok(tool)) => return tools::run(tool),
+        Some(Err(message)) => Err(message),
+        None => cli::parse(&args),
+    };
+    match command {
         Ok(Command::Help) => {
             print!("{}", cli::USAGE);
             ExitCode::SUCCESS
         }
-        Ok(Command::Tool(tool)) => tools::run(tool),
         Ok(Command::Bot(options)) => run_bot(&options),
         Err(message) => {
             eprintln!("othello: {message}");
@@ -137,7 +134,7 @@ fn run_bot(options: &BotOptions) -> ExitCode {
             format!("{} MSG desync", turn.actions[0])
         } else {
             let result = strategy.choose(&turn.board, Bitboard(candidates), &limits);
-            format!("{} MSG {}", result.best, result.message())
+            format!("{} MSG {}", result.best, protocol::message(&result))
         };
         if writeln!(out, "{answer}").and_then(|_| out.flush()).is_err() {
             // The referee closed our output: nothing left to do.

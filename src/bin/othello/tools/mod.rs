@@ -1,17 +1,17 @@
 //! The tools of the full binary, left out of the CodinGame submission
 //! (docs/bundle.md): `othello perft`, `othello bench`, `othello solve` and
-//! `othello playouts`, and the Monte Carlo strategies' flags. `main.rs` declares a stub in their place
-//! for the submission; `cli.rs` asks here for what it does not know.
+//! `othello playouts`. `main.rs` asks [`parse`] first and gives the bot the
+//! arguments that name no tool; it declares a stub in this module's place
+//! for the submission. The number parsing is `cli.rs`'s.
 
 mod playouts;
 mod speed;
 mod suite;
 
-use crate::cli::{number, BotOptions};
+use crate::cli::{number, positive};
 use othello::game::Game;
 use othello::search::endgame::{Solver, SOLVE_TABLE_BITS};
 use othello::search::playout::Playouts;
-use othello::search::NMC_MAX_LEVEL;
 use othello::time::Deadline;
 pub use speed::BenchOptions;
 use std::io::Write;
@@ -116,55 +116,6 @@ fn parse_playouts<'a>(mut it: impl Iterator<Item = &'a String>) -> Result<Playou
         return Err("--moves: the game is over: no move to judge".into());
     }
     Ok(options)
-}
-
-/// The Monte Carlo strategies' flags of the bot: `Some` if `flag` is one
-/// (its value taken from `it`), `None` if it is not.
-pub fn bot_flag(
-    flag: &str,
-    it: &mut dyn Iterator<Item = &String>,
-    options: &mut BotOptions,
-) -> Option<Result<(), String>> {
-    Some(match flag {
-        "--playouts" => positive(flag, it.next()).map(|n| options.playouts = Some(n)),
-        "--playout-depth" => positive(flag, it.next()).map(|n| options.playout_depth = Some(n)),
-        "--c" => exploration(it.next()).map(|c| options.c = c),
-        "--level" => level(it.next()).map(|l| options.level = l),
-        _ => return None,
-    })
-}
-
-/// The value of `--c`: a finite number, at least 0.
-fn exploration(value: Option<&String>) -> Result<f64, String> {
-    let value = value.ok_or("--c needs a value")?;
-    value
-        .parse()
-        .ok()
-        .filter(|c: &f64| c.is_finite() && *c >= 0.0)
-        .ok_or_else(|| format!("--c: expected a number >= 0, found {value:?}"))
-}
-
-/// The value of `--level`: 1 to [`NMC_MAX_LEVEL`].
-fn level(value: Option<&String>) -> Result<u32, String> {
-    let level: u32 = number("--level", value)?;
-    if !(1..=NMC_MAX_LEVEL).contains(&level) {
-        return Err(format!(
-            "--level: must be 1..{NMC_MAX_LEVEL}, found {level}"
-        ));
-    }
-    Ok(level)
-}
-
-/// A number of at least 1.
-fn positive<T: core::str::FromStr + PartialEq + From<u8>>(
-    flag: &str,
-    value: Option<&String>,
-) -> Result<T, String> {
-    let n: T = number(flag, value)?;
-    if n == T::from(0) {
-        return Err(format!("{flag}: must be at least 1"));
-    }
-    Ok(n)
 }
 
 /// Runs a tool, printing its report.

@@ -1,0 +1,317 @@
+//! The deep search, above [`PARITY_EMPTIES`] empties: negascout over the
+//! moves sorted fastest-first, with the transposition table, enhanced
+//! transposition cutoffs, stability cutoffs and (selective solves) probcut;
+//! and the root of every solve.
+
+use super::{last::*, probcut::*, table::*, *};
+
+/// Weight of one opponent reply in the fastest-first key.
+const MOBILITY_WEIGHT: i32 = 16;
+/// Extra weight of an opponent reply on a corner.
+const CORNER_REPLY_WEIGHT: i32 = 32;
+/// Weight of one empty square next to the mover's discs (the opponent's
+/// potential mobility) in the fastest-first key.
+const POTENTIAL_WEIGHT: i32 = 8;
+/// Bonus (subtracted from the key) for a move into an odd quadrant.
+const PARITY_BONUS: i32 = 4;
+/// The stability cutoff is tried only when `alpha >= 2 * empties +
+/// STABILITY_OFFSET`: below that, the opponent rarely has enough stable
+/// discs to bring the bound under `alpha`, and counting them is a waste
+/// (the shape of Edax's threshold table; the offset is not tuned here).
+const STABILITY_OFFSET: i32 = -2;
+
+/// A move of the deep search's list: its square, flips and sort key.
+#[derive(Clone, Copy, Default)]
+struct Candidate {
+    key: i32,
+    square: u8,
+    flips: u64,
+}
+
+/// The most moves a position can have (the known maximum is 33).
+const MAX_MOVES: usize = 34;
+
+impl Solver {
+    /// One search of `board` from the root, with the current `probcut`.
+    pub(super) fn root(&mut self, board: &Board, moves: Bitboard, wld: bool) -> Option<Solution> {
+        let (p, o) = (board.player, board.opponent);
+        let n = board.empty_count();
+        let (alpha, beta) = if wld { (-1, 1) } else { (-INF, INF) };
+        let mut list = [Candidate::default(); MAX_MOVES];
+        let count = self.order(p, o, moves.0, n, &mut list);
+        if let Some(s) = self.table.probe(p, o) {
+            if let Some(i) = list[..count].iter().position(|c| c.square == s.best) {
+                list[..=i].rotate_right(1);
+            }
+        }
+        let (score, best) = if self.isa.is_fast() {
+            self.search_list::<true>(p, o, alpha, beta, n, &list[..count])
+        } else {
+            self.search_list::<false>(p, o, alpha, beta, n, &list[..count])
+        };
+        if self.aborted || best >= 64 {
+            return None;
+        }
+        if n >= TT_MIN_EMPTIES && self.techniques.table {
+            self.table
+                .store(p, o, -64, 64, best, self.date, level(self.probcut));
+        }
+        Some(Solution {
+            best: Square::new(best),
+            score: if wld { score.signum() } else { score },
+            nodes: self.nodes,
+        })
+    }
+
+    /// Negascout over the moves of `list`, in order: the best score
+    /// (fail-soft) and its move (64 if `list` is empty). The first move gets
+    /// the full window, the others a null window, widened again when one
+    /// beats `alpha`. `FAST` only when `self.isa` is fast.
+    #[inline(always)]
+    fn search_list<const FAST: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+        list: &[Candidate],
+    ) -> (i32, u8) {
+        let mut best = -INF;
+        let mut best_move = 64u8;
+        for (i, &c) in list.iter().enumerate() {
+            let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
+            let score = if i == 0 || !self.techniques.negascout {
+                -self.search::<FAST>(np, no, -beta, -alpha, n - 1)
+            } else {
+                let s = -self.search::<FAST>(np, no, -alpha - 1, -alpha, n - 1);
+                if s > alpha && s < beta {
+                    -self.search::<FAST>(np, no, -beta, -s, n - 1)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                return (0, best_move);
+            }
+            if score > best {
+                best = score;
+                best_move = c.square;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_move)
+    }
+
+    /// Dispatches on the number of empties `n`.
+    #[inline(always)]
+    fn search<const FAST: bool>(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        if n <= PARITY_EMPTIES && self.techniques.shallow {
+            let empties = !(p | o);
+            if n == 1 {
+                self.nodes += 1;
+                return last1(p, o, empties.trailing_zeros() as usize);
+            }
+            if n == 2 {
+                return self.last2(p, o, beta, empties);
+            }
+            self.shallow_child::<FAST>(p, o, alpha, beta, empties, parity_of(empties), n)
+        } else {
+            self.deep_child::<FAST>(p, o, alpha, beta, n)
+        }
+    }
+
+    /// [`Solver::deep`] in the caller's instruction set.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn deep_child<const FAST: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: `FAST` is true only below `solve`'s branch on
+            // `self.isa.is_fast()`, so the CPU has every feature `deep_fast`
+            // enables. Gain: see docs/endgame.md (dispatch).
+            return unsafe { self.deep_fast(p, o, alpha, beta, n) };
+        }
+        self.deep_portable(p, o, alpha, beta, n)
+    }
+
+    fn deep_portable(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        self.deep::<false>(p, o, alpha, beta, n)
+    }
+
+    fast_fn! {
+        fn deep_fast(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+            self.deep::<true>(p, o, alpha, beta, n)
+        }
+    }
+
+    /// Negascout with move sorting, table and stability cutoffs.
+    #[inline(always)]
+    fn deep<const FAST: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        n: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + NODES_PER_CLOCK_CHECK;
+            if self.deadline.hard_passed() {
+                self.aborted = true;
+            }
+        }
+        if self.aborted {
+            return 0;
+        }
+        if n == 0 {
+            return final_score(p, o);
+        }
+        let t = self.techniques;
+        if t.stability && alpha >= 2 * n as i32 + STABILITY_OFFSET {
+            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
+        let use_table = t.table && n >= TT_MIN_EMPTIES;
+        let level = level(self.probcut);
+        let mut table_move = 64u8;
+        if use_table {
+            if let Some(s) = self.table.probe(p, o) {
+                table_move = s.best;
+                // Bounds of a lower level (a narrower cut) are not trusted:
+                // an exact solve uses only proven ones.
+                let (lower, upper) = if s.level < level {
+                    (-64, 64)
+                } else {
+                    (i32::from(s.lower), i32::from(s.upper))
+                };
+                if lower >= beta || lower == upper {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+            }
+        }
+        let moves = kernels::moves(p, o);
+        if moves == 0 {
+            if kernels::moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.deep_child::<FAST>(o, p, -beta, -alpha, n);
+        }
+        if let Some(cut) = self.probcut {
+            if n >= PROBCUT_MIN_EMPTIES {
+                if let Some(bound) = probcut_bound(p, o, alpha, beta, n, cut) {
+                    return bound;
+                }
+            }
+        }
+        let mut list = [Candidate::default(); MAX_MOVES];
+        let count = self.order(p, o, moves, n, &mut list);
+        if use_table && n >= ETC_MIN_EMPTIES {
+            // Enhanced transposition cutoff: a child whose stored upper
+            // bound already refutes it proves a cutoff here.
+            for c in &list[..count] {
+                let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
+                if let Some(s) = self.table.probe(np, no) {
+                    if s.level >= level && -i32::from(s.upper) >= beta {
+                        return -i32::from(s.upper);
+                    }
+                }
+            }
+        }
+        if table_move < 64 {
+            if let Some(i) = list[..count].iter().position(|c| c.square == table_move) {
+                list[..=i].rotate_right(1);
+            }
+        }
+        let (best, best_move) = self.search_list::<FAST>(p, o, alpha, beta, n, &list[..count]);
+        if self.aborted {
+            return 0;
+        }
+        if use_table {
+            let (lower, upper) = if best >= beta {
+                (best, 64)
+            } else if best > alpha {
+                (best, best)
+            } else {
+                (-64, best)
+            };
+            self.table
+                .store(p, o, lower, upper, best_move, self.date, level);
+        }
+        best
+    }
+
+    /// Fills `list` with `moves` in search order and returns their count.
+    #[inline(always)]
+    fn order(&self, p: u64, o: u64, moves: u64, n: u32, list: &mut [Candidate]) -> usize {
+        let parity = if self.techniques.parity {
+            PARITY_MASK[parity_of(!(p | o)) as usize]
+        } else {
+            0
+        };
+        let mut count = 0;
+        let mut rest = moves;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let flips = kernels::flips(p, o, sq);
+            let key = if self.techniques.fastest_first && n > PARITY_EMPTIES {
+                let bit = 1u64 << sq;
+                let replies = kernels::moves(o ^ flips, p ^ flips ^ bit);
+                let corners = (replies & Bitboard::CORNERS.0).count_ones() as i32;
+                let mine = p ^ flips ^ bit;
+                let potential = (spread(mine) & !(mine | o ^ flips)).count_ones() as i32;
+                let base = replies.count_ones() as i32 * MOBILITY_WEIGHT
+                    + corners * CORNER_REPLY_WEIGHT
+                    + potential * POTENTIAL_WEIGHT
+                    - PARITY_BONUS * i32::from(parity & bit != 0);
+                if self.techniques.eval_order && n >= EVAL_ORDER_EMPTIES {
+                    // The opponent's view of the child: lower is better.
+                    let child = Board::new(o ^ flips, p ^ flips ^ bit);
+                    base + crate::eval::pattern::evaluate(&child) * EVAL_ORDER_WEIGHT
+                        / crate::eval::SCALE
+                } else {
+                    base
+                }
+            } else {
+                0
+            };
+            list[count] = Candidate {
+                key,
+                square: sq as u8,
+                flips,
+            };
+            count += 1;
+        }
+        list[..count].sort_unstable_by_key(|c| (c.key, c.square));
+        count
+    }
+}
+
+/// The squares next to `b`'s discs (in any of the 8 directions).
+#[inline(always)]
+fn spread(b: u64) -> u64 {
+    let h = ((b >> 1) & 0x7f7f_7f7f_7f7f_7f7f) | ((b << 1) & 0xfefe_fefe_fefe_fefe);
+    let row = b | h;
+    h | (row >> 8) | (row << 8)
+}

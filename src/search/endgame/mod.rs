@@ -1,0 +1,315 @@
+//! The endgame solver: the exact final disc difference under perfect play,
+//! or only its sign (win/loss/draw).
+//!
+//! Three regimes by the number of empty squares `n` (see docs/endgame.md
+//! for the measured worth of each technique):
+//! - `n > PARITY_EMPTIES`: negascout (null windows after the first move)
+//!   with full move generation, moves tried fewest-opponent-replies first
+//!   (fastest-first), a transposition table from [`TT_MIN_EMPTIES`] up
+//!   (with enhanced transposition cutoffs from [`ETC_MIN_EMPTIES`]), and
+//!   stability cutoffs;
+//! - `3 <= n <= PARITY_EMPTIES`: plain alpha-beta over the empty squares,
+//!   odd quadrants first (parity), a move found by its flips without
+//!   generating the move list;
+//! - `n == 2`: both squares tried in turn;
+//! - `n == 1`: the last move counted, not played.
+//!
+//! A selective solve ([`Solver::solve_selective`]) is the same search in
+//! which a node of [`PROBCUT_MIN_EMPTIES`] or more is cut when an evaluated
+//! shallow search lies far enough beyond the window (probcut). Its bounds
+//! go to the table marked with their cut level, so an exact solve uses
+//! only their moves: exact solves of [`ID_MIN_EMPTIES`] or more run such
+//! passes first, for the move ordering they leave behind.
+//!
+//! The search allocates nothing: move lists are fixed arrays on the stack.
+//!
+//! The files: this one holds the solver's interface and its passes (exact,
+//! selective, and the selective ones before an exact solve); `deep.rs` the
+//! search above [`PARITY_EMPTIES`] and the root, `last.rs` the last
+//! empties, `probcut.rs` the cuts of a selective solve and `table.rs` the
+//! transposition table. The submodules are private: their `pub` items are
+//! the solver's alone, and the imports here serve them too (`use
+//! super::*`).
+
+use super::stability::stable_discs;
+use crate::bitboard::Bitboard;
+use crate::board::{Board, Move};
+use crate::dispatch::{fast_fn, Isa};
+use crate::eval::SCALE;
+use crate::kernels;
+use crate::square::Square;
+use crate::time::{Deadline, NODES_PER_CLOCK_CHECK};
+
+mod deep;
+mod last;
+mod probcut;
+mod table;
+
+use table::Table;
+
+/// At most this many empties, the parity search takes over from the
+/// sorting, table-using one.
+pub const PARITY_EMPTIES: u32 = 6;
+/// From this many empties up, results go to the transposition table.
+pub const TT_MIN_EMPTIES: u32 = 8;
+/// From this many empties up, the children are looked up in the table
+/// before any is searched (enhanced transposition cutoff).
+pub const ETC_MIN_EMPTIES: u32 = 10;
+/// Default table size for the bot: 2^20 entries of 24 bytes (24 MiB).
+pub const DEFAULT_TABLE_BITS: u32 = 20;
+/// Table size for `othello solve`: 2^22 entries of 24 bytes (96 MiB).
+pub const SOLVE_TABLE_BITS: u32 = 22;
+/// Above any score: -INF..INF is the full window.
+const INF: i32 = 65;
+/// From this many empties up, the fastest-first key also counts the
+/// pattern evaluation of the position after the move. Measured (nodes of
+/// fforum-20-39 and FFO #45-#47, weight 3): from 10 empties 212 M on
+/// 20-39, from 12 225 M, from 14 and 16 fewer positions gained; see
+/// docs/endgame.md.
+pub const EVAL_ORDER_EMPTIES: u32 = 12;
+/// Key units per disc of that evaluation (a reply is `MOBILITY_WEIGHT`).
+/// Measured from 12 empties on fforum-20-39: weight 2 gave 269 M nodes,
+/// 3 225 M, 4 260 M (none: 572 M); 8 and 32 did worse on FFO #45-#47.
+pub const EVAL_ORDER_WEIGHT: i32 = 3;
+/// From this many empties up, a selective solve (probcut) tries to cut a
+/// node on an evaluated shallow search before searching it.
+pub const PROBCUT_MIN_EMPTIES: u32 = 10;
+/// From this many empties up, that shallow search looks two plies ahead;
+/// below, it is the evaluation alone (cheaper, less accurate).
+pub const PROBCUT_DEEP_EMPTIES: u32 = 16;
+/// Exact solves from this many empties up first run selective solves of
+/// growing width ([`ID_CUTS`]): the exact solve then finds their best
+/// moves in the table. From 16 instead, the median exact solve at 16-18
+/// empties took longer (18: 22 -> 30 ms; `examples/endgame_ladder.rs`).
+pub const ID_MIN_EMPTIES: u32 = 20;
+/// The widest cut a selective solve takes (100 standard deviations: no
+/// score reaches it), which keeps the margin's arithmetic in range.
+pub const MAX_CUT: i32 = 10_000;
+/// From this many empties up, a selective solve first runs the passes of
+/// [`ID_CUTS`] narrower than its own (at cut 200, 19 empties: median 48 ->
+/// 39 ms, slowest 128 -> 87 ms on the ladder).
+pub const SELECTIVE_ID_MIN_EMPTIES: u32 = 16;
+/// The cut thresholds (hundredths of a standard deviation) of those
+/// selective passes. FFO #40-#49, CPU s: none 121.9 (before the passes),
+/// [150] 47.7, [100] 41.2, [100, 200] 38.7, [50, 100, 150, 250] 38.9,
+/// [50, 100, 200] 34.8, [25, 50, 100, 200] 34.8 (docs/endgame.md).
+const ID_CUTS: &[i32] = &[50, 100, 200];
+/// The final score of a finished game for `p`: disc difference with the
+/// empties given to the winner.
+#[inline(always)]
+fn final_score(p: u64, o: u64) -> i32 {
+    let np = p.count_ones() as i32;
+    let no = o.count_ones() as i32;
+    let diff = np - no;
+    let empties = 64 - np - no;
+    match diff.signum() {
+        1 => diff + empties,
+        -1 => diff - empties,
+        _ => 0,
+    }
+}
+
+/// Which techniques the search uses. All on by default; turning one off
+/// measures its worth (see `examples/endgame_ablation.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// Null-window searches after the first move (else plain alpha-beta).
+    pub negascout: bool,
+    /// Fewest-opponent-replies ordering in the deep search (else the
+    /// squares in index order).
+    pub fastest_first: bool,
+    /// Odd quadrants first near the end (else index order).
+    pub parity: bool,
+    /// Dedicated code for the last empties (else the deep search all the way).
+    pub shallow: bool,
+    /// The transposition table.
+    pub table: bool,
+    /// Stability cutoffs.
+    pub stability: bool,
+    /// The pattern evaluation in the fastest-first key from
+    /// [`EVAL_ORDER_EMPTIES`] up.
+    pub eval_order: bool,
+    /// Selective passes before an exact solve from [`ID_MIN_EMPTIES`] up
+    /// (a selective solve runs its narrower passes either way).
+    pub iterative: bool,
+}
+
+impl Default for Techniques {
+    fn default() -> Techniques {
+        Techniques {
+            negascout: true,
+            fastest_first: true,
+            parity: true,
+            shallow: true,
+            table: true,
+            stability: true,
+            eval_order: true,
+            iterative: true,
+        }
+    }
+}
+
+/// What a solve found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The best move.
+    pub best: Square,
+    /// The exact score for the side to move (with `wld`, only its sign
+    /// is meaningful: -1, 0 or 1).
+    pub score: i32,
+    /// Nodes visited.
+    pub nodes: u64,
+}
+
+/// An endgame solver with its node count, deadline and table. Keep it
+/// between solves: the table's proven bounds stay valid.
+#[derive(Debug)]
+pub struct Solver {
+    nodes: u64,
+    next_check: u64,
+    deadline: Deadline,
+    aborted: bool,
+    date: u8,
+    table: Table,
+    techniques: Techniques,
+    /// The instruction set of the search (detected at creation).
+    isa: Isa,
+    /// The cut threshold of a selective solve, in hundredths of a standard
+    /// deviation; `None` for an exact one.
+    probcut: Option<i32>,
+}
+
+impl Solver {
+    /// A solver that gives up at `deadline`, with a table of
+    /// 2^[`DEFAULT_TABLE_BITS`] entries.
+    pub fn new(deadline: Deadline) -> Solver {
+        Solver::with_table_bits(deadline, DEFAULT_TABLE_BITS)
+    }
+
+    /// A solver with a table of `2^bits` entries (`bits` >= 1).
+    pub fn with_table_bits(deadline: Deadline, bits: u32) -> Solver {
+        Solver {
+            nodes: 0,
+            next_check: NODES_PER_CLOCK_CHECK,
+            deadline,
+            aborted: false,
+            date: 0,
+            table: Table::new(bits.max(1)),
+            techniques: Techniques::default(),
+            isa: Isa::detect(),
+            probcut: None,
+        }
+    }
+
+    /// Runs the next solves with `isa` (tests compare the portable and the
+    /// fast code; a fast `Isa` comes only from [`Isa::detect`]).
+    pub fn set_isa(&mut self, isa: Isa) {
+        self.isa = isa;
+    }
+
+    /// Changes the deadline of the next solves.
+    pub fn set_deadline(&mut self, deadline: Deadline) {
+        self.deadline = deadline;
+    }
+
+    /// Forgets everything the table holds.
+    pub fn clear(&mut self) {
+        self.table.words.fill([0; 3]);
+    }
+
+    /// Chooses the techniques used (to measure their worth).
+    pub fn set_techniques(&mut self, techniques: Techniques) {
+        self.techniques = techniques;
+    }
+
+    /// Nodes visited by the last solve.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Solves `board` choosing among `moves` (non-empty, legal). With
+    /// `wld` it only proves win, draw or loss. `None` if the deadline
+    /// passed first (or `moves` is empty). From [`ID_MIN_EMPTIES`] up it
+    /// first runs the selective passes of [`ID_CUTS`], which leave their
+    /// best moves in the table.
+    pub fn solve(&mut self, board: &Board, moves: Bitboard, wld: bool) -> Option<Solution> {
+        self.begin();
+        if self.techniques.iterative && board.empty_count() >= ID_MIN_EMPTIES {
+            for &t in ID_CUTS {
+                self.probcut = Some(t);
+                let pass = self.root(board, moves, wld);
+                self.probcut = None;
+                pass?;
+            }
+        }
+        self.root(board, moves, wld)
+    }
+
+    /// A selective solve: a search to the end in which a node is cut when
+    /// an evaluated shallow search lies `cut`/100 standard deviations
+    /// beyond the window (probcut; `cut` is taken in `0..=`[`MAX_CUT`]).
+    /// Its score and move are probable, not proven. From
+    /// [`SELECTIVE_ID_MIN_EMPTIES`] up the narrower passes of [`ID_CUTS`]
+    /// run first, and when the deadline stops the last one, the result of
+    /// the widest pass that finished is returned. `None` if none finished.
+    pub fn solve_selective(
+        &mut self,
+        board: &Board,
+        moves: Bitboard,
+        cut: i32,
+    ) -> Option<Solution> {
+        let cut = cut.clamp(0, MAX_CUT);
+        self.begin();
+        let mut passes: Vec<i32> = Vec::new();
+        if board.empty_count() >= SELECTIVE_ID_MIN_EMPTIES {
+            passes.extend(ID_CUTS.iter().filter(|&&t| t < cut));
+        }
+        passes.push(cut);
+        let mut finished = None;
+        for t in passes {
+            self.probcut = Some(t);
+            match self.root(board, moves, false) {
+                Some(s) => finished = Some(s),
+                None => break,
+            }
+        }
+        self.probcut = None;
+        finished.map(|s| Solution {
+            nodes: self.nodes,
+            ..s
+        })
+    }
+
+    /// Starts a solve: the node count, the clock and a new date.
+    fn begin(&mut self) {
+        self.nodes = 0;
+        self.next_check = NODES_PER_CLOCK_CHECK;
+        self.aborted = false;
+        self.date = self.date.wrapping_add(1);
+    }
+
+    /// Solves `board` whatever its state: a side with no move passes, and a
+    /// finished game gives its final score. Returns the move (a pass when
+    /// the side to move has none) and the score; `None` if the deadline
+    /// passed first.
+    pub fn solve_board(&mut self, board: &Board, wld: bool) -> Option<(Move, i32)> {
+        let moves = board.moves();
+        if !moves.is_empty() {
+            let s = self.solve(board, moves, wld)?;
+            return Some((Move::Play(s.best), s.score));
+        }
+        let after = board.pass();
+        let score = if after.moves().is_empty() {
+            self.nodes = 1;
+            let score = board.final_score();
+            if wld {
+                score.signum()
+            } else {
+                score
+            }
+        } else {
+            -self.solve(&after, after.moves(), wld)?.score
+        };
+        Some((Move::Pass, score))
+    }
+}

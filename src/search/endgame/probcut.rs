@@ -1,0 +1,66 @@
+//! Probcut, the cut of a selective solve: a node of
+//! [`PROBCUT_MIN_EMPTIES`] or more is cut when an evaluated shallow search
+//! lies far enough beyond the window.
+
+use super::*;
+
+/// Standard deviations, in 1/[`SCALE`] discs, of (exact score - the
+/// evaluation) and of (exact score - the 2-ply value) at 8-22 empties:
+/// 7-13 and 6-9.5 discs measured (`examples/endgame_sigma.rs`,
+/// docs/endgame.md); the upper middle of each range.
+const PROBCUT_SIGMA: [i32; 2] = [11 * SCALE, 8 * SCALE];
+/// Probcut: the shallow value of (p, o) `cut`/100 standard deviations
+/// above `beta` or below `alpha` gives that bound as the result.
+pub fn probcut_bound(p: u64, o: u64, alpha: i32, beta: i32, n: u32, cut: i32) -> Option<i32> {
+    let deep = n >= PROBCUT_DEEP_EMPTIES;
+    let margin = PROBCUT_SIGMA[usize::from(deep)] * cut / 100;
+    let (high, low) = (beta * SCALE + margin, alpha * SCALE - margin);
+    let reach = 64 * SCALE;
+    if high > reach && low < -reach {
+        return None;
+    }
+    let depth = if deep { 2 } else { 0 };
+    // Only which side of `low..high` the value lies on matters: a
+    // fail-soft search with that window tells it.
+    let v = eval_search(p, o, depth, low, high);
+    if v >= high && beta < 64 {
+        Some(beta)
+    } else if v <= low && alpha > -64 {
+        Some(alpha)
+    } else {
+        None
+    }
+}
+
+/// Negamax with alpha-beta to `depth` plies with the pattern evaluation at
+/// the leaves, in 1/[`SCALE`] discs: probcut's shallow search.
+fn eval_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return crate::eval::pattern::evaluate(&Board::new(p, o));
+    }
+    let moves = kernels::moves(p, o);
+    if moves == 0 {
+        if kernels::moves(o, p) == 0 {
+            return final_score(p, o) * SCALE;
+        }
+        return -eval_search(o, p, depth, -beta, -alpha);
+    }
+    let mut best = -INF * SCALE;
+    let mut rest = moves;
+    while rest != 0 {
+        let sq = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let f = kernels::flips(p, o, sq);
+        let v = -eval_search(o ^ f, p ^ f ^ 1u64 << sq, depth - 1, -beta, -alpha);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}

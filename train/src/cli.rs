@@ -1,0 +1,260 @@
+//! `train`'s command line: every option of every command, parsed without
+//! I/O so that tests can check the errors.
+
+use crate::arena::MatchConfig;
+use crate::corpus::CorpusConfig;
+use crate::gen::GenConfig;
+use crate::net::NetConfig;
+use crate::shard::Shard;
+use othello::eval::EvalKind;
+use std::path::PathBuf;
+
+/// The usage text printed by `--help`.
+pub const USAGE: &str = "\
+usage:
+  train all   [--games N] [--threads N] [--seed N] [--depth N] [--exact N] [fit options]
+              generate train/data/chunk-seed*.bin (4000 games per seed), fit,
+              write the weights (default out: src/eval/weights.rs)
+  train corpus [--seed N] [--games N] [--threads N] [--depth N] [--exact N] [--epsilon X]
+              [--shard I/N] [--out FILE]   play one chunk of the search-labelled corpus
+              (default 5000 games, depth 8, exact from 18 empties; out:
+              train/corpus/games-seed<N>.bin, a shard's games-seed<N>-shard<I>of<N>.bin);
+              an existing file is resumed; --shard I/N plays the chunk's games g
+              with g % N = I - 1, and `fit` merges the shards back into the chunk
+  train gen   --out FILE [--games N] [--threads N] [--seed N] [--depth N] [--exact N]
+              [--epsilon X] [--eval NAME] [--shard I/N]
+              (NAME: the self-play search's evaluation)
+  train fit   [--data FILE[+FILE..][,FILE..]] [--steps N] [--batches N] [--lr X]
+              [--hidden A,B,..] [--groups A,B,..] [--anchors A,B,..] [--bits N]
+              [--threads N] [--bootstrap K] [--rounds N] [--out FILE]
+              fit the pattern networks (default: 6000 steps, 32 batches, step size
+              0.01, hidden 64,32, anchors 0,10,..,60 in groups 3,4, 8 bits);
+              default data: every train/corpus/*.bin chunk in seed order, which
+              rebuilds the committed weights byte for byte (about 18 minutes on 2
+              cores); files of `gen` are read too, and `a+b+c` joins the shards of
+              one `gen` run
+  train match [--pairs N] [--time-ms N] [--depth N] [--threads N] [--seed N]
+              [--evals A,B]   paired games of eval A (default pattern) vs B (classic)
+  train mpc   [--positions N] [--max-depth D] [--threads N] [--seed N] [--values FILE]
+              [--out FILE]   fit Multi-ProbCut's deviations: N self-play positions
+              (2 per game) searched full width to depths 0..D (default 1500, 10);
+              FILE keeps the values, appended every 100 positions (a second run
+              resumes it, or fits it alone when it holds N positions);
+              writes src/search/mpc_table.rs
+  train decode-time           time to decode the compiled weights
+  train bench [--depth N] [--evals A,B]   othello's bench with evaluations A and B
+";
+
+/// Default quantization of the networks' parameters: magnitude bits per
+/// layer (docs/evaluation.md, generation 3).
+const DEFAULT_BITS: u32 = 8;
+
+/// Every option of every subcommand.
+#[derive(Clone)]
+pub struct Options {
+    pub gen: GenConfig,
+    pub corpus: CorpusConfig,
+    pub fit: NetConfig,
+    /// `--bits`: magnitude bits of the quantized network parameters.
+    pub bits: u32,
+    /// `--data`: groups of files, each group one run (`a+b`: its shards).
+    pub data: Vec<Vec<PathBuf>>,
+    pub out: Option<PathBuf>,
+    pub bootstrap: Option<usize>,
+    pub rounds: u32,
+    pub arena: MatchConfig,
+    pub positions: usize,
+    pub max_depth: u32,
+    pub values: Option<PathBuf>,
+}
+
+/// Parses the arguments after the program name: the command's name and
+/// the options.
+///
+/// # Errors
+/// A one-line message naming the flag, for a missing or bad value or an
+/// unknown flag.
+pub fn parse(args: &[String]) -> Result<(String, Options), String> {
+    let command = args.first().ok_or("missing command")?.clone();
+    let mut o = Options {
+        gen: GenConfig::default(),
+        corpus: CorpusConfig::default(),
+        fit: NetConfig::default(),
+        bits: DEFAULT_BITS,
+        data: Vec::new(),
+        out: None,
+        bootstrap: None,
+        rounds: 1,
+        arena: MatchConfig {
+            evals: [EvalKind::Pattern, EvalKind::Classic],
+            pairs: 100,
+            time_ms: othello::time::DEFAULT_TURN_BUDGET_MS,
+            depth: None,
+            opening_plies: 8,
+            threads: 2,
+            seed: 1,
+        },
+        positions: 1500,
+        max_depth: 10,
+        values: None,
+    };
+    let mut it = args[1..].iter();
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let num = |v: &str| -> Result<u64, String> {
+            v.parse()
+                .map_err(|_| format!("{flag}: expected a non-negative number, found {v:?}"))
+        };
+        let eval =
+            |v: &str| EvalKind::parse(v).ok_or_else(|| format!("{flag}: unknown evaluation {v:?}"));
+        match flag.as_str() {
+            "--games" => {
+                o.gen.games = num(value)? as u32;
+                o.corpus.games = o.gen.games;
+            }
+            "--threads" => {
+                o.gen.threads = num(value)?.max(1) as usize;
+                o.corpus.threads = o.gen.threads;
+                o.arena.threads = o.gen.threads;
+                o.fit.threads = o.gen.threads;
+            }
+            "--seed" => {
+                o.gen.seed = num(value)?;
+                o.corpus.seed = o.gen.seed;
+                o.fit.seed = o.gen.seed;
+                o.arena.seed = o.gen.seed;
+            }
+            "--depth" => {
+                o.gen.depth = num(value)?.clamp(1, 60) as u32;
+                o.corpus.depth = o.gen.depth;
+                o.arena.depth = Some(o.gen.depth);
+            }
+            "--exact" => {
+                o.gen.exact_empties = num(value)?.min(60) as u32;
+                o.corpus.exact_empties = o.gen.exact_empties;
+            }
+            "--epsilon" => {
+                o.gen.epsilon = value
+                    .parse()
+                    .ok()
+                    .filter(|e| (0.0..=1.0).contains(e))
+                    .ok_or_else(|| {
+                        format!("--epsilon: expected a number in 0..1, found {value:?}")
+                    })?;
+                o.corpus.epsilon = o.gen.epsilon;
+            }
+            "--steps" => {
+                o.fit.steps = num(value)? as u32;
+                if o.fit.steps == 0 {
+                    return Err("--steps: must be at least 1".into());
+                }
+            }
+            "--batches" => o.fit.batches = num(value)?.clamp(1, 1000) as u32,
+            "--bits" => o.bits = num(value)?.clamp(2, 20) as u32,
+            "--hidden" => {
+                o.fit.hidden = value
+                    .split(',')
+                    .map(|v| num(v).map(|n| n as usize))
+                    .collect::<Result<_, _>>()?;
+                if o.fit.hidden.iter().any(|&h| h == 0 || h > 256) {
+                    return Err(format!("--hidden: sizes must be 1..256, found {value:?}"));
+                }
+            }
+            "--groups" => {
+                o.fit.groups = value
+                    .split(',')
+                    .map(|v| num(v).map(|n| n as usize))
+                    .collect::<Result<_, _>>()?;
+                if o.fit.groups.contains(&0) {
+                    return Err(format!(
+                        "--groups: a group needs an output, found {value:?}"
+                    ));
+                }
+            }
+            "--bootstrap" => o.bootstrap = Some(num(value)? as usize),
+            "--rounds" => o.rounds = num(value)? as u32,
+            "--lr" => {
+                o.fit.learning_rate = value
+                    .parse()
+                    .map_err(|_| format!("--lr: expected a number, found {value:?}"))?
+            }
+            "--anchors" => {
+                let at: Vec<u32> = value
+                    .split(',')
+                    .map(|v| num(v).map(|n| n as u32))
+                    .collect::<Result<_, _>>()?;
+                if at.len() < 2
+                    || at[0] != 0
+                    || at[at.len() - 1] != 60
+                    || at.windows(2).any(|w| w[0] >= w[1])
+                {
+                    return Err(format!(
+                        "--anchors: need increasing empties from 0 to 60, found {value:?}"
+                    ));
+                }
+                o.fit.anchors = at;
+            }
+            "--data" => {
+                o.data = value
+                    .split(',')
+                    .map(|group| group.split('+').map(PathBuf::from).collect())
+                    .collect()
+            }
+            "--shard" => {
+                let shard = Shard::parse(value)?;
+                o.gen.shard = Some(shard);
+                o.corpus.shard = Some(shard);
+            }
+            "--out" => o.out = Some(PathBuf::from(value)),
+            "--positions" => o.positions = num(value)?.max(1) as usize,
+            "--max-depth" => o.max_depth = num(value)?.clamp(1, 30) as u32,
+            "--values" => o.values = Some(PathBuf::from(value)),
+            "--pairs" => o.arena.pairs = num(value)? as u32,
+            "--time-ms" => o.arena.time_ms = num(value)?.max(1),
+            "--eval" => o.gen.eval = eval(value)?,
+            "--evals" => {
+                let (a, b) = value
+                    .split_once(',')
+                    .ok_or_else(|| format!("--evals: expected A,B, found {value:?}"))?;
+                o.arena.evals = [eval(a)?, eval(b)?];
+            }
+            _ => return Err(format!("unknown argument {flag:?}")),
+        }
+    }
+    let outputs: usize = o.fit.groups.iter().sum();
+    if outputs != o.fit.anchors.len() {
+        if args.iter().any(|a| a == "--groups") {
+            return Err(format!(
+                "--groups: the groups' outputs add up to {outputs}, the anchors are {}",
+                o.fit.anchors.len()
+            ));
+        }
+        o.fit.groups = vec![o.fit.anchors.len()];
+    }
+    Ok((command, o))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_values_are_refused_with_their_flag() {
+        let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        for (bad, flag) in [
+            ("fit --steps 0", "--steps"),
+            ("fit --steps x", "--steps"),
+            ("fit --hidden 8,0", "--hidden"),
+            ("fit --groups 2,2", "--groups"),
+            ("fit --anchors 0,30,60 --groups 1,1", "--groups"),
+            ("corpus --shard 3/2", "--shard"),
+            ("gen --shard 0/2", "--shard"),
+            ("corpus --seed", "--seed"),
+        ] {
+            let e = parse(&args(bad))
+                .err()
+                .unwrap_or_else(|| panic!("{bad} accepted"));
+            assert!(e.contains(flag), "{bad}: {e}");
+        }
+    }
+}

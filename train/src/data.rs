@@ -1,0 +1,239 @@
+//! The training data: the files `train fit` reads (corpus chunks and their
+//! shards, `train gen` files and their shards) as one list of samples.
+
+use crate::gen::Sample;
+use crate::shard::Shard;
+use crate::{corpus, gen};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+/// Where the search-labelled corpus lives, relative to the workspace root.
+pub const CORPUS_DIR: &str = "train/corpus";
+
+/// One run's data as `train fit` numbers it.
+enum Run {
+    /// A corpus chunk's games, in order.
+    Chunk(Vec<corpus::Game>),
+    /// The shards of a corpus chunk found so far: count, and per index the
+    /// file and its games.
+    Shards(u32, BTreeMap<u32, (PathBuf, Vec<corpus::Game>)>),
+    /// Samples of `train gen` (a `+` group: its shards, merged by game).
+    Samples(Vec<Sample>),
+}
+
+/// Reads the training data. Each group of `--data` (`a+b,c`: a and b form
+/// one) is one run; corpus chunks that are shards of one chunk (the same
+/// header but for its `shard=I/N`) are merged back into that chunk at the
+/// place of the first, wherever they are listed. Games of different runs
+/// are numbered apart for the holdout split, the games of a merged run as
+/// the unsharded run numbers them: the fit is the same, weight for weight.
+/// Also says whether every file was a corpus chunk.
+pub fn load(groups: &[Vec<PathBuf>]) -> Result<(Vec<Sample>, bool), String> {
+    let mut runs: Vec<Run> = Vec::new();
+    let mut sharded: HashMap<String, usize> = HashMap::new();
+    let mut all_corpus = true;
+    for group in groups {
+        let mut samples: Option<Vec<Sample>> = None;
+        for path in group {
+            let name = path.display();
+            let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+            if !corpus::is_chunk(&bytes) {
+                all_corpus = false;
+                let s = gen::read(&mut bytes.as_slice()).map_err(|e| format!("{name}: {e}"))?;
+                samples.get_or_insert_with(Vec::new).extend(s);
+                continue;
+            }
+            let chunk = corpus::parse(&bytes).map_err(|e| format!("{name}: {e}"))?;
+            if chunk.complete_len < bytes.len() {
+                return Err(format!(
+                    "{name}: the last game is torn at byte {} (an interrupted `train corpus`: \
+                     run it again to finish the chunk)",
+                    chunk.complete_len
+                ));
+            }
+            let (base, shard) =
+                corpus::split_shard(&chunk.header).map_err(|e| format!("{name}: {e}"))?;
+            let Some(shard) = shard else {
+                runs.push(Run::Chunk(chunk.games));
+                continue;
+            };
+            let at = *sharded.entry(base.to_string()).or_insert_with(|| {
+                runs.push(Run::Shards(shard.count, BTreeMap::new()));
+                runs.len() - 1
+            });
+            let Run::Shards(count, parts) = &mut runs[at] else {
+                unreachable!("sharded runs are Shards");
+            };
+            if *count != shard.count {
+                return Err(format!(
+                    "{name}: shard {shard} of a chunk cut in {count} elsewhere"
+                ));
+            }
+            if let Some((other, _)) = parts.insert(shard.index, (path.clone(), chunk.games)) {
+                return Err(format!("{name}: shard {shard} is also {}", other.display()));
+            }
+        }
+        if let Some(mut s) = samples {
+            // Shards of one run: back in the run's order (stable: a game's
+            // positions keep theirs).
+            s.sort_by_key(|x| x.game);
+            runs.push(Run::Samples(s));
+        }
+    }
+    let mut all = Vec::new();
+    for (n, run) in runs.into_iter().enumerate() {
+        // Keep games of different runs apart for the holdout split.
+        let first = n as u32 * 1_000_003;
+        match run {
+            Run::Chunk(games) => all.extend(corpus::samples(&games, first)),
+            Run::Shards(count, parts) => {
+                let missing: Vec<String> = (1..=count)
+                    .filter(|i| !parts.contains_key(i))
+                    .map(|i| format!("{i}/{count}"))
+                    .collect();
+                if !missing.is_empty() {
+                    let (path, _) = parts.values().next().expect("a shard was read");
+                    return Err(format!(
+                        "{}: shards of its chunk missing: {}",
+                        path.display(),
+                        missing.join(", ")
+                    ));
+                }
+                let mut games: Vec<(u32, corpus::Game)> = parts
+                    .into_iter()
+                    .flat_map(|(index, (_, games))| {
+                        let shard = Shard { index, count };
+                        games
+                            .into_iter()
+                            .enumerate()
+                            .map(move |(k, g)| (shard.game(k as u32), g))
+                    })
+                    .collect();
+                games.sort_by_key(|&(g, _)| g);
+                let games: Vec<corpus::Game> = games.into_iter().map(|(_, g)| g).collect();
+                all.extend(corpus::samples(&games, first));
+            }
+            Run::Samples(samples) => all.extend(samples.into_iter().map(|mut s| {
+                s.game = s.game.wrapping_add(first);
+                s
+            })),
+        }
+    }
+    Ok((all, all_corpus))
+}
+
+/// The corpus chunks in seed order (`games-seed2.bin` before
+/// `games-seed10.bin`), then by name.
+pub fn corpus_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let name = dir.display();
+    let dir = std::fs::read_dir(dir).map_err(|e| format!("{name}: {e}"))?;
+    let mut files: Vec<PathBuf> = dir
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "bin"))
+        .collect();
+    files.sort_by_key(|p| {
+        let name = p
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let digits: String = name.chars().filter(char::is_ascii_digit).collect();
+        (digits.len(), digits, name)
+    });
+    if files.is_empty() {
+        return Err(format!("no chunk in {name} (make one with `train corpus`)"));
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scratch directory for one test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("train-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// Runs the command of `args` (`train corpus` or `train gen`).
+    fn run(args: &str) {
+        let args: Vec<String> = args.split_whitespace().map(String::from).collect();
+        let (command, o) = crate::cli::parse(&args).unwrap();
+        assert!(["corpus", "gen"].contains(&command.as_str()), "{command}");
+        crate::command::run(&command, &o).unwrap();
+    }
+
+    fn samples(groups: &[Vec<PathBuf>]) -> Vec<(u64, u64, i8, u32)> {
+        let (samples, _) = load(groups).unwrap();
+        samples
+            .iter()
+            .map(|s| (s.board.player, s.board.opponent, s.label, s.game))
+            .collect()
+    }
+
+    #[test]
+    fn corpus_shards_merge_back_into_their_chunk_sample_for_sample() {
+        let dir = scratch("corpus-shards");
+        let common = "--seed 5 --games 7 --depth 2 --exact 8 --threads 2";
+        let whole = dir.join("games-seed5.bin");
+        run(&format!("corpus {common} --out {}", whole.display()));
+        let parts: Vec<PathBuf> = (1..=3)
+            .map(|i| dir.join(format!("games-seed5-shard{i}of3.bin")))
+            .collect();
+        for (i, part) in parts.iter().enumerate() {
+            run(&format!(
+                "corpus {common} --shard {}/3 --out {}",
+                i + 1,
+                part.display()
+            ));
+        }
+        let one = |p: &PathBuf| vec![p.clone()];
+        let expected = samples(&[one(&whole)]);
+        assert!(!expected.is_empty());
+        // In any order, as separate files: merged by their headers.
+        assert_eq!(
+            samples(&[one(&parts[2]), one(&parts[0]), one(&parts[1])]),
+            expected
+        );
+        // Another run before them keeps both numberings apart, the same way.
+        let other = dir.join("other.bin");
+        run(&format!(
+            "corpus --seed 6 --games 2 --depth 2 --exact 8 --out {}",
+            other.display()
+        ));
+        let with_other = samples(&[one(&other), one(&whole)]);
+        assert_eq!(
+            samples(&[one(&other), one(&parts[1]), one(&parts[0]), one(&parts[2])]),
+            with_other
+        );
+        // A missing shard is named.
+        let e =
+            load(&[one(&parts[0]), one(&parts[2])]).expect_err("two shards of three were accepted");
+        assert!(e.contains("missing: 2/3"), "{e}");
+    }
+
+    #[test]
+    fn gen_shards_joined_with_plus_equal_the_whole_run() {
+        let dir = scratch("gen-shards");
+        let common = "--seed 3 --games 5 --depth 2 --exact 8 --threads 2";
+        let whole = dir.join("whole.bin");
+        run(&format!("gen {common} --out {}", whole.display()));
+        let parts: Vec<PathBuf> = (1..=2).map(|i| dir.join(format!("part{i}.bin"))).collect();
+        for (i, part) in parts.iter().enumerate() {
+            run(&format!(
+                "gen {common} --shard {}/2 --out {}",
+                i + 1,
+                part.display()
+            ));
+        }
+        let expected = samples(&[vec![whole]]);
+        assert!(!expected.is_empty());
+        assert_eq!(
+            samples(&[vec![parts[1].clone(), parts[0].clone()]]),
+            expected
+        );
+    }
+}
