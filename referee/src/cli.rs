@@ -107,11 +107,13 @@ pub struct Args {
 pub enum Command {
     /// Write one self-contained HTML page of a match (summary, charts,
     /// every game replayable) from its games files: one file, a resumed
-    /// one, or several shards of the same match.
+    /// one, or several shards of the same match. A tournament's files give
+    /// its rating list and crosstable.
     Report(ReportArgs),
     /// Print the summary of a match from its games files (one file, a
     /// resumed one, or the shards of a sharded match), as the referee
-    /// prints it after a match.
+    /// prints it after a match; of a tournament, its rating list and
+    /// crosstable.
     Summary(SummaryArgs),
     /// Play a tournament of many bots, every pair (round-robin) or the
     /// first bot against each other (gauntlet), and fit one rating list
@@ -189,7 +191,7 @@ pub struct TournamentArgs {
 /// `referee summary`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SummaryArgs {
-    /// Games files (`--games-out`) of one match.
+    /// Games files (`--games-out`) of one match or one tournament.
     #[arg(required = true, value_name = "GAMES_FILE")]
     pub files: Vec<PathBuf>,
     /// Write the summary as JSON, as `--json` does after a match.
@@ -204,7 +206,7 @@ pub struct SummaryArgs {
 /// `referee report`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ReportArgs {
-    /// Games files (`--games-out`) of one match.
+    /// Games files (`--games-out`) of one match or one tournament.
     #[arg(required = true, value_name = "GAMES_FILE")]
     pub files: Vec<PathBuf>,
     /// The page to write.
