@@ -3,6 +3,7 @@
 use crate::play::PlayerSpec;
 use crate::record::Shard;
 use crate::stats::Sprt;
+use crate::tournament::Format;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -106,18 +107,91 @@ pub struct Args {
 pub enum Command {
     /// Write one self-contained HTML page of a match (summary, charts,
     /// every game replayable) from its games files: one file, a resumed
-    /// one, or several shards of the same match.
+    /// one, or several shards of the same match. A tournament's files give
+    /// its rating list and crosstable.
     Report(ReportArgs),
     /// Print the summary of a match from its games files (one file, a
     /// resumed one, or the shards of a sharded match), as the referee
-    /// prints it after a match.
+    /// prints it after a match; of a tournament, its rating list and
+    /// crosstable.
     Summary(SummaryArgs),
+    /// Play a tournament of many bots, every pair (round-robin) or the
+    /// first bot against each other (gauntlet), and fit one rating list
+    /// (maximum likelihood) over all its games.
+    Tournament(Box<TournamentArgs>),
+}
+
+/// `referee tournament`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TournamentArgs {
+    /// A bot: `NAME=COMMAND` (a shell-style command line); repeatable.
+    #[arg(long = "bot", value_name = "NAME=COMMAND")]
+    pub bot: Vec<String>,
+    /// A TOML file of bots: `[[bot]]` tables with `name` and `command`
+    /// (they come before any --bot).
+    #[arg(long = "bots", value_name = "FILE")]
+    pub bots: Option<PathBuf>,
+    /// `round-robin`: every pair; `gauntlet`: the first bot against each
+    /// other.
+    #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
+    pub format: Format,
+    /// Games of each pair of bots (even: each opening twice, colours
+    /// swapped).
+    #[arg(long, default_value_t = 10)]
+    pub games_per_pair: usize,
+    /// The bot rated 0 (default: the first).
+    #[arg(long, value_name = "NAME")]
+    pub anchor: Option<String>,
+    /// Games played at once (default: the number of cores).
+    #[arg(long, value_name = "K")]
+    pub concurrency: Option<usize>,
+    /// Allow more games at once than cores.
+    #[arg(long)]
+    pub force_concurrency: bool,
+    /// Limit of every turn after a player's first, in ms.
+    #[arg(long, default_value_t = 150)]
+    pub turn_ms: u64,
+    /// Limit of a player's first turn, in ms.
+    #[arg(long, default_value_t = 2000)]
+    pub first_turn_ms: u64,
+    /// Tolerance added to every limit, in ms (0: strict like CodinGame).
+    #[arg(long, default_value_t = 0)]
+    pub margin_ms: u64,
+    /// Memory limit of each bot in MB, like CodinGame's 768 (0: none).
+    #[arg(long, default_value_t = 768)]
+    pub memory_mb: u64,
+    /// Openings file: one transcript per line (`f5d6c3d3`), `#` comments.
+    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
+    pub openings: Option<PathBuf>,
+    /// Random balanced openings of this many moves (default 0: the start
+    /// position).
+    #[arg(long, value_name = "PLIES")]
+    pub random_openings: Option<usize>,
+    /// Tournament seed: random openings and the bots' seeds.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write the summary (rating list, crosstable) as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write one JSON line per game, flushed as each game ends.
+    #[arg(long, value_name = "FILE")]
+    pub games_out: Option<PathBuf>,
+    /// Continue the tournament of the --games-out file: play only its
+    /// missing games.
+    #[arg(long, requires = "games_out")]
+    pub resume: bool,
+    /// Play only shard I of N: every N-th pair of games.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+    /// Write the tournament's HTML report when it ends.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// `referee summary`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SummaryArgs {
-    /// Games files (`--games-out`) of one match.
+    /// Games files (`--games-out`) of one match or one tournament.
     #[arg(required = true, value_name = "GAMES_FILE")]
     pub files: Vec<PathBuf>,
     /// Write the summary as JSON, as `--json` does after a match.
@@ -132,7 +206,7 @@ pub struct SummaryArgs {
 /// `referee report`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ReportArgs {
-    /// Games files (`--games-out`) of one match.
+    /// Games files (`--games-out`) of one match or one tournament.
     #[arg(required = true, value_name = "GAMES_FILE")]
     pub files: Vec<PathBuf>,
     /// The page to write.

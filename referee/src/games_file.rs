@@ -3,8 +3,10 @@
 //! and `--replay` can read it back after a crash or Ctrl-C.
 
 use crate::record::{GameRecord, Header};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
 /// Appends records to a games file.
@@ -19,13 +21,7 @@ impl GamesWriter {
     /// # Errors
     /// The file cannot be written.
     pub fn create(path: &Path, header: &Header) -> Result<GamesWriter, String> {
-        let file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut w = GamesWriter {
-            out: BufWriter::new(file),
-        };
-        w.line(&serde_json::to_string(header).expect("a header serializes"))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(w)
+        GamesWriter::create_with(path, header)
     }
 
     /// Opens `path` to append after its first `keep` bytes (the valid
@@ -54,6 +50,28 @@ impl GamesWriter {
         self.line(&serde_json::to_string(record).expect("a record serializes"))
     }
 
+    /// Creates (or truncates) `path` and writes `header`, of any kind.
+    ///
+    /// # Errors
+    /// The file cannot be written.
+    pub fn create_with(path: &Path, header: &impl serde::Serialize) -> Result<GamesWriter, String> {
+        let file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut w = GamesWriter {
+            out: BufWriter::new(file),
+        };
+        w.line(&serde_json::to_string(header).expect("a header serializes"))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(w)
+    }
+
+    /// Writes one JSON value as a line and flushes it.
+    ///
+    /// # Errors
+    /// The write fails.
+    pub fn write_value(&mut self, value: &impl serde::Serialize) -> std::io::Result<()> {
+        self.line(&serde_json::to_string(value).expect("a record serializes"))
+    }
+
     fn line(&mut self, text: &str) -> std::io::Result<()> {
         writeln!(self.out, "{text}")?;
         self.out.flush()
@@ -79,43 +97,145 @@ pub struct GamesFile {
 /// the last line, a game number 0 or a game recorded twice. Record `i`
 /// (from 0) is on line `i + 2`.
 pub fn read(path: &Path) -> Result<GamesFile, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let at = |line: usize, e: &dyn std::fmt::Display| format!("{}:{line}: {e}", path.display());
-    let mut lines = text.split_inclusive('\n').enumerate().peekable();
-    let (_, first) = lines
-        .next()
-        .ok_or_else(|| at(1, &"empty file, no header"))?;
-    let header: Header = serde_json::from_str(first).map_err(|e| at(1, &e))?;
-    if header.kind != Header::KIND || !first.ends_with('\n') {
-        return Err(at(1, &"not a games file of this referee"));
-    }
-    let mut valid_len = first.len() as u64;
     let mut records = Vec::new();
-    let mut seen = std::collections::HashMap::new();
-    while let Some((i, line)) = lines.next() {
-        let last = lines.peek().is_none();
-        match serde_json::from_str::<GameRecord>(line) {
-            Ok(r) if line.ends_with('\n') => {
-                if r.game == 0 {
-                    return Err(at(i + 1, &"game 0 (games are numbered from 1)"));
-                }
-                if let Some(before) = seen.insert(r.game, i + 1) {
-                    return Err(at(
-                        i + 1,
-                        &format!("game {} is recorded twice (also on line {before})", r.game),
-                    ));
-                }
-                records.push(r);
-                valid_len += line.len() as u64;
-            }
-            _ if last => break,
-            Ok(_) => unreachable!("only the last line can lack its end"),
-            Err(e) => return Err(at(i + 1, &e)),
-        }
-    }
+    let (header, valid_len) = stream(path, Header::KIND, |_, _, r| {
+        records.push(r);
+        Ok(())
+    })?;
     Ok(GamesFile {
         header,
         records,
         valid_len,
     })
+}
+
+/// The `kind` of a games file's first line.
+#[derive(Deserialize)]
+struct Kind {
+    kind: String,
+}
+
+/// What a games file of `kind` holds, for messages.
+fn describe(kind: &str) -> &'static str {
+    if kind == crate::tournament::TournamentHeader::KIND {
+        "a tournament's"
+    } else {
+        "a match's"
+    }
+}
+
+/// The `kind` in the header of the games file `path` (its first line only
+/// is read).
+///
+/// # Errors
+/// The file cannot be read, or its first line is not a header of this
+/// referee's.
+pub fn kind(path: &Path) -> Result<String, String> {
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut first = Vec::new();
+    BufReader::new(file)
+        .read_until(b'\n', &mut first)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let kind = header_kind(&first).map_err(|e| format!("{}:1: {e}", path.display()))?;
+    Ok(kind)
+}
+
+fn header_kind(first: &[u8]) -> Result<String, String> {
+    if first.is_empty() {
+        return Err("empty file, no header".into());
+    }
+    let text = std::str::from_utf8(first).map_err(|_| "not a games file of this referee")?;
+    let kind: Kind = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let known = [Header::KIND, crate::tournament::TournamentHeader::KIND];
+    if !known.contains(&kind.kind.as_str()) || !text.ends_with('\n') {
+        return Err("not a games file of this referee".into());
+    }
+    Ok(kind.kind)
+}
+
+/// The header of the games file `path`, which must be of `kind` (its first
+/// line only is read).
+///
+/// # Errors
+/// As [`read`] for the first line.
+pub fn header<H: DeserializeOwned>(path: &Path, kind: &str) -> Result<H, String> {
+    let at = |e: &dyn std::fmt::Display| format!("{}:1: {e}", path.display());
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut first = Vec::new();
+    BufReader::new(file)
+        .read_until(b'\n', &mut first)
+        .map_err(|e| at(&e))?;
+    header_of(&first, kind).map_err(|e| at(&e))
+}
+
+/// Parses a header line of `kind`.
+fn header_of<H: DeserializeOwned>(first: &[u8], kind: &str) -> Result<H, String> {
+    let found = header_kind(first)?;
+    if found != kind {
+        return Err(format!(
+            "{} games file, not {} (see docs/referee.md)",
+            describe(&found),
+            describe(kind)
+        ));
+    }
+    let text = std::str::from_utf8(first).expect("checked by header_kind");
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
+/// Reads a games file whose header is of `kind` line by line, without
+/// holding it: `each` gets every complete record with its line number and
+/// the byte offset where that line starts, in file order. Returns the header and the length in bytes of the complete
+/// lines (a torn last line is not counted).
+///
+/// # Errors
+/// As [`read`], and whatever `each` returns.
+pub fn stream<H: DeserializeOwned>(
+    path: &Path,
+    kind: &str,
+    mut each: impl FnMut(usize, u64, GameRecord) -> Result<(), String>,
+) -> Result<(H, u64), String> {
+    let at = |line: usize, e: &dyn std::fmt::Display| format!("{}:{line}: {e}", path.display());
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let mut next_line = |buf: &mut Vec<u8>, line: usize| {
+        buf.clear();
+        reader.read_until(b'\n', buf).map_err(|e| at(line, &e))
+    };
+    let mut current = Vec::new();
+    next_line(&mut current, 1)?;
+    let header: H = header_of(&current, kind).map_err(|e| at(1, &e))?;
+    let mut valid_len = current.len() as u64;
+    let mut seen = std::collections::HashMap::new();
+    let mut line = 1;
+    let mut next = Vec::new();
+    next_line(&mut current, 2)?;
+    while !current.is_empty() {
+        line += 1;
+        next_line(&mut next, line + 1)?;
+        let last = next.is_empty();
+        let parsed = std::str::from_utf8(&current)
+            .map_err(|_| "not UTF-8 text".to_string())
+            .and_then(|t| serde_json::from_str::<GameRecord>(t).map_err(|e| e.to_string()));
+        match parsed {
+            Ok(r) if current.ends_with(b"\n") => {
+                if r.game == 0 {
+                    return Err(at(line, &"game 0 (games are numbered from 1)"));
+                }
+                if let Some(before) = seen.insert(r.game, line) {
+                    return Err(at(
+                        line,
+                        &format!("game {} is recorded twice (also on line {before})", r.game),
+                    ));
+                }
+                let offset = valid_len;
+                valid_len += current.len() as u64;
+                each(line, offset, r)?;
+            }
+            _ if last => break,
+            Ok(_) => unreachable!("only the last line can lack its end"),
+            Err(e) => return Err(at(line, &e)),
+        }
+        std::mem::swap(&mut current, &mut next);
+    }
+    Ok((header, valid_len))
 }

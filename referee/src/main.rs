@@ -11,12 +11,16 @@ mod merge;
 mod openings;
 mod output;
 mod play;
+mod rating;
 mod record;
 mod report;
 mod runner;
+mod standings;
 mod stats;
 mod stderr;
 mod summary;
+mod tournament;
+mod tournament_report;
 mod tuning;
 mod watch;
 
@@ -60,6 +64,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
     match &args.command {
         Some(cli::Command::Report(r)) => return report::write(&r.files, &r.output),
         Some(cli::Command::Summary(s)) => return summary_command(s),
+        Some(cli::Command::Tournament(t)) => return tournament::run(t),
         None => {}
     }
     if let Some(spec) = &args.replay {
@@ -324,10 +329,15 @@ fn summary_command(args: &cli::SummaryArgs) -> Result<(), String> {
     if let Some(path) = &args.json {
         check_writable(path).map_err(|e| format!("--json {}: {e}", path.display()))?;
     }
-    let m = merge::read(&args.files)?;
+    if is_tournament(&args.files)? {
+        return tournament_summary(args);
+    }
+    // The games go by one at a time: only their tally is kept.
+    let mut tally = summary::Tally::default();
+    let m = merge::stream(&args.files, |_, _, r| tally.add(&r))?;
     let gaps = m.gaps();
     if !gaps.is_empty() {
-        let what = gaps.describe(m.records.len());
+        let what = gaps.describe(m.games.len());
         if !args.partial {
             return Err(format!(
                 "{what} (add --partial to summarise the games there are)"
@@ -335,7 +345,7 @@ fn summary_command(args: &cli::SummaryArgs) -> Result<(), String> {
         }
         output::print(&format!("partial: {what}\n"));
     }
-    let s = summary::of_match(&m.header, &m.records);
+    let s = tally.finish(&m.header);
     output::print(&summary::text(&s));
     match &args.json {
         Some(path) => {
@@ -343,6 +353,39 @@ fn summary_command(args: &cli::SummaryArgs) -> Result<(), String> {
             write_file(path, &(text + "\n"), "--json").map_or(Ok(()), Err)
         }
         None => Ok(()),
+    }
+}
+
+/// Whether the games files are a tournament's (by the first one's header;
+/// the others must agree, which reading them checks).
+fn is_tournament(files: &[PathBuf]) -> Result<bool, String> {
+    match files.first() {
+        Some(path) => Ok(games_file::kind(path)? == tournament::TournamentHeader::KIND),
+        None => Ok(false),
+    }
+}
+
+/// `referee summary FILES` of a tournament: its rating list and crosstable.
+fn tournament_summary(args: &cli::SummaryArgs) -> Result<(), String> {
+    let t = tournament::read(&args.files)?;
+    if !t.gaps.is_empty() {
+        let what = t.gaps.describe(t.standings.games as usize);
+        if !args.partial {
+            return Err(format!(
+                "{what} (add --partial to summarise the games there are)"
+            ));
+        }
+        output::print(&format!("partial: {what}\n"));
+    }
+    let s = standings::summarize(&t.header, &t.standings, t.header.anchor_index());
+    output::print(&standings::text(&s));
+    let mut failures =
+        tournament::write_outputs(&t.header, &s, &t.gaps, args.json.as_deref(), None);
+    failures.extend(s.unrated.clone());
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("; "))
     }
 }
 
@@ -368,21 +411,38 @@ fn write_file(path: &std::path::Path, text: &str, flag: &str) -> Option<String> 
 
 /// The openings of the pairs, and a description of where they came from.
 fn openings(args: &Args, games: usize, seed: u64) -> Result<(Vec<String>, String), String> {
-    if let Some(path) = &args.openings {
+    openings_for(
+        args.openings.as_deref(),
+        args.random_openings,
+        games.div_ceil(2),
+        seed,
+    )
+}
+
+/// The openings of `pairs` pairs of games, from `--openings FILE` or
+/// `--random-openings PLIES` (else the start position), and where they
+/// came from.
+fn openings_for(
+    file: Option<&std::path::Path>,
+    random: Option<usize>,
+    pairs: usize,
+    seed: u64,
+) -> Result<(Vec<String>, String), String> {
+    if let Some(path) = file {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("--openings {}: {e}", path.display()))?;
         let list =
             openings::parse(&text).map_err(|e| format!("--openings {}: {e}", path.display()))?;
         return Ok((list, format!("file {}", path.display())));
     }
-    match args.random_openings {
+    match random {
         Some(plies) if plies > 0 => {
             if plies > 50 {
                 return Err(format!(
                     "--random-openings: at most 50 moves, found {plies}"
                 ));
             }
-            let list = (0..games.div_ceil(2))
+            let list = (0..pairs)
                 .map(|pair| openings::random(plies, seed, pair))
                 .collect();
             Ok((list, format!("random {plies}")))

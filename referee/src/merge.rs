@@ -2,40 +2,47 @@
 //! shards of a sharded match (`--shard I/N`), merged by game number. Used
 //! by `referee summary` and `referee report`.
 
-use crate::games_file::{self, GamesFile};
+use crate::games_file;
 use crate::record::{GameRecord, Header, Shard};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-/// A match read back from its games files.
+/// A match read as a stream: what is left once its games went by.
 #[derive(Debug)]
-pub struct Match {
-    /// The first file's header (all files share the match's).
+pub struct Streamed {
+    /// The first file's header.
     pub header: Header,
-    /// Every game, by number.
-    pub records: Vec<GameRecord>,
     /// The shards present, if the files are shards.
     pub shards: BTreeSet<Shard>,
+    /// The game numbers read.
+    pub games: BTreeSet<usize>,
 }
 
-/// Reads and merges the games files of one match.
+impl Streamed {
+    /// What the match lacks.
+    pub fn gaps(&self) -> Gaps {
+        gaps_of(&self.header, &self.shards, &self.games)
+    }
+}
+
+/// Reads and merges the games files of one match line by line, and hands
+/// each game to `each` in file order without keeping it, with the
+/// index of its file in `files` and the byte offset of its line.
 ///
 /// # Errors
 /// A file that cannot be read (with its line), a file of another match
 /// (other players, seed, openings or limits; another number of games or of
 /// shards), a shard given twice, or a game recorded in two files.
-pub fn read(files: &[PathBuf]) -> Result<Match, String> {
+pub fn stream(
+    files: &[PathBuf],
+    mut each: impl FnMut(usize, u64, GameRecord),
+) -> Result<Streamed, String> {
     let mut first: Option<(PathBuf, Header)> = None;
-    let mut records = Vec::new();
     let mut shards: BTreeMap<Shard, PathBuf> = BTreeMap::new();
     // Where each game was read: the file's index in `files`, the line.
     let mut seen: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
     for (file, path) in files.iter().enumerate() {
-        let GamesFile {
-            header,
-            records: rs,
-            ..
-        } = games_file::read(path)?;
+        let header: Header = games_file::header(path, Header::KIND)?;
         if let Some((first_path, h0)) = &first {
             if h0.shard().is_some() != header.shard().is_some() {
                 return Err(format!(
@@ -72,8 +79,7 @@ pub fn read(files: &[PathBuf]) -> Result<Match, String> {
                 ));
             }
         }
-        for (i, r) in rs.into_iter().enumerate() {
-            let line = i + 2;
+        games_file::stream::<Header>(path, Header::KIND, |line, offset, r| {
             if let Some((other, other_line)) = seen.insert(r.game, (file, line)) {
                 return Err(format!(
                     "{}:{line}: game {} is also in {}:{other_line}",
@@ -91,18 +97,18 @@ pub fn read(files: &[PathBuf]) -> Result<Match, String> {
                     ));
                 }
             }
-            records.push(r);
-        }
+            each(file, offset, r);
+            Ok(())
+        })?;
         if first.is_none() {
             first = Some((path.clone(), header));
         }
     }
     let (_, header) = first.ok_or("no games file given")?;
-    records.sort_by_key(|r| r.game);
-    Ok(Match {
+    Ok(Streamed {
         header,
-        records,
         shards: shards.into_keys().collect(),
+        games: seen.into_keys().collect(),
     })
 }
 
@@ -157,17 +163,15 @@ impl Gaps {
     }
 }
 
-impl Match {
-    /// What the match lacks.
-    pub fn gaps(&self) -> Gaps {
-        gaps(&self.header, &self.shards, &self.records)
-    }
-}
-
 /// What a match of `header` lacks when `shards` and `records` are there:
 /// shards without a file, and games without a record.
 pub fn gaps(header: &Header, shards: &BTreeSet<Shard>, records: &[GameRecord]) -> Gaps {
-    let highest = records.iter().map(|r| r.game).max().unwrap_or(0);
+    gaps_of(header, shards, &records.iter().map(|r| r.game).collect())
+}
+
+/// As [`gaps`], from the game numbers there are.
+fn gaps_of(header: &Header, shards: &BTreeSet<Shard>, have: &BTreeSet<usize>) -> Gaps {
+    let highest = have.last().copied().unwrap_or(0);
     let planned = header
         .settings
         .as_ref()
@@ -182,7 +186,6 @@ pub fn gaps(header: &Header, shards: &BTreeSet<Shard>, records: &[GameRecord]) -
             .collect(),
         None => Vec::new(),
     };
-    let have: BTreeSet<usize> = records.iter().map(|r| r.game).collect();
     Gaps {
         planned,
         missing_shards,

@@ -14,10 +14,12 @@ use crate::summary::{self, Summary};
 use crate::tuning;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 const TEMPLATE: &str = include_str!("../assets/report.html");
-const STYLE: &str = include_str!("../assets/report.css");
+pub const STYLE: &str = include_str!("../assets/report.css");
 const SCRIPT: &str = include_str!("../assets/report.js");
 const UPLOT_STYLE: &str = include_str!("../assets/uplot/uPlot.min.css");
 const UPLOT_SCRIPT: &str = include_str!("../assets/uplot/uPlot.iife.min.js");
@@ -27,26 +29,133 @@ const MAX_MOVE: usize = 60;
 
 /// `referee report FILES -o OUT`.
 ///
+/// The files are read twice, as streams: once for the numbers (the games
+/// go by, only their tallies stay), once to copy each game into the page in
+/// the order of their numbers, so that memory does not grow with the games.
+///
 /// # Errors
-/// Unreadable or inconsistent input (see [`merge::read`]), or an unwritable
+/// Unreadable or inconsistent input (see [`merge::stream`]), or an unwritable
 /// page.
 pub fn write(files: &[PathBuf], output: &Path) -> Result<(), String> {
-    let m = merge::read(files)?;
-    let summary = summary::of_match(&m.header, &m.records);
-    let page = html(&m.header, &m.records, &summary, &m.gaps());
-    std::fs::write(output, page).map_err(|e| format!("{}: {e}", output.display()))?;
-    eprintln!("referee: {} games -> {}", m.records.len(), output.display());
+    if let Some(first) = files.first() {
+        if crate::games_file::kind(first)? == crate::tournament::TournamentHeader::KIND {
+            return crate::tournament_report::write(files, output);
+        }
+    }
+    let mut numbers = Numbers::default();
+    // Where each game is: its number, its file, the offset of its line.
+    let mut places: Vec<(usize, usize, u64)> = Vec::new();
+    let m = merge::stream(files, |file, offset, r| {
+        numbers.add(&r);
+        places.push((r.game, file, offset));
+    })?;
+    places.sort_unstable();
+    let summary = numbers.tally.finish(&m.header);
+    let gaps = m.gaps();
+    let mut readers: Vec<Option<BufReader<File>>> = files.iter().map(|_| None).collect();
+    let mut line = Vec::new();
+    let games = places
+        .iter()
+        .map(|&(_, file, offset)| -> Result<GameData, String> {
+            let path = &files[file];
+            let failed = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+            if readers[file].is_none() {
+                readers[file] = Some(BufReader::new(File::open(path).map_err(|e| failed(&e))?));
+            }
+            let reader = readers[file].as_mut().expect("opened");
+            reader
+                .seek(SeekFrom::Start(offset))
+                .map_err(|e| failed(&e))?;
+            line.clear();
+            reader
+                .read_until(b'\n', &mut line)
+                .map_err(|e| failed(&e))?;
+            let r: GameRecord = serde_json::from_slice(&line)
+                .map_err(|e| failed(&format!("changed while being read: {e}")))?;
+            Ok(game(&r))
+        });
+    let file = File::create(output).map_err(|e| format!("{}: {e}", output.display()))?;
+    let mut out = BufWriter::new(file);
+    page(
+        &mut out,
+        &m.header,
+        &summary,
+        &gaps,
+        numbers.finish(),
+        games,
+    )
+    .and_then(|()| out.flush().map_err(|e| e.to_string()))
+    .map_err(|e| format!("{}: {e}", output.display()))?;
+    eprintln!("referee: {} games -> {}", places.len(), output.display());
     Ok(())
 }
 
 /// The whole page of the match of `header`: its `records`, their
 /// `summary` ([`summary::of_match`]), and what it lacks (`gaps`).
 pub fn html(header: &Header, records: &[GameRecord], summary: &Summary, gaps: &Gaps) -> String {
+    let mut numbers = Numbers::default();
+    for r in records {
+        numbers.add(r);
+    }
+    let mut sorted: Vec<&GameRecord> = records.iter().collect();
+    sorted.sort_by_key(|r| r.game);
+    let mut out = Vec::new();
+    page(
+        &mut out,
+        header,
+        summary,
+        gaps,
+        numbers.finish(),
+        sorted.into_iter().map(|r| Ok(game(r))),
+    )
+    .expect("writing to memory succeeds");
+    String::from_utf8(out).expect("the page is UTF-8")
+}
+
+/// What the page needs of the games besides the games themselves,
+/// gathered one game at a time.
+#[derive(Default)]
+struct Numbers {
+    tally: summary::Tally,
+    per_move: [PerMoveTally; 2],
+    /// Each pair's games so far and p1's points in them.
+    pairs: BTreeMap<usize, (usize, f64)>,
+}
+
+impl Numbers {
+    fn add(&mut self, r: &GameRecord) {
+        self.tally.add(r);
+        for side in Side::BOTH {
+            self.per_move[side.index()].add(r, side);
+        }
+        let pair = self.pairs.entry(r.pair()).or_default();
+        pair.0 += 1;
+        pair.1 += r.points(Side::P1);
+    }
+
+    fn finish(&self) -> ([PerMove; 2], EloSeries) {
+        (
+            [self.per_move[0].finish(), self.per_move[1].finish()],
+            elo_series(&self.pairs),
+        )
+    }
+}
+
+/// Writes the page: the template with the data's JSON inline, the games
+/// one at a time.
+fn page(
+    out: &mut impl Write,
+    header: &Header,
+    summary: &Summary,
+    gaps: &Gaps,
+    (per_move, elo): ([PerMove; 2], EloSeries),
+    games: impl Iterator<Item = Result<GameData, String>>,
+) -> Result<(), String> {
     let data = Data {
         names: summary::names(header),
         header,
         partial: (!gaps.is_empty()).then(|| Partial {
-            played: records.len(),
+            played: summary.games as usize,
             planned: gaps.planned,
             missing: gaps
                 .missing_games
@@ -57,24 +166,47 @@ pub fn html(header: &Header, records: &[GameRecord], summary: &Summary, gaps: &G
             missing_shards: gaps.missing_shards.iter().map(|s| s.to_string()).collect(),
         }),
         summary,
-        per_move: Side::BOTH.map(|side| per_move(records, side)),
-        elo: elo_series(records),
-        games: records.iter().map(game).collect(),
+        per_move,
+        elo,
     };
-    let json = serde_json::to_string(&data).expect("the report's data serializes");
-    // Inside <script>, "</" would end the element: JSON allows "<\/".
-    let json = json.replace("</", "<\\/");
+    let head = script_json(&data);
+    let head = head.strip_suffix('}').expect("an object");
     let title = format!("{} vs {}", data.names[0], data.names[1]);
-    TEMPLATE
-        .replace("{{TITLE}}", &escape(&title))
-        .replace("{{UPLOT_STYLE}}", UPLOT_STYLE)
-        .replace("{{STYLE}}", STYLE)
-        .replace("{{UPLOT_SCRIPT}}", UPLOT_SCRIPT)
-        .replace("{{SCRIPT}}", SCRIPT)
-        .replace("{{DATA}}", &json)
+    let fill = |part: &str| {
+        part.replace("{{TITLE}}", &escape(&title))
+            .replace("{{UPLOT_STYLE}}", UPLOT_STYLE)
+            .replace("{{STYLE}}", STYLE)
+            .replace("{{UPLOT_SCRIPT}}", UPLOT_SCRIPT)
+            .replace("{{SCRIPT}}", SCRIPT)
+    };
+    let (before, after) = TEMPLATE
+        .split_once("{{DATA}}")
+        .expect("the template has {{DATA}}");
+    let io = |e: std::io::Error| e.to_string();
+    out.write_all(fill(before).as_bytes()).map_err(io)?;
+    out.write_all(head.as_bytes()).map_err(io)?;
+    out.write_all(b",\"games\":[").map_err(io)?;
+    for (i, g) in games.enumerate() {
+        if i > 0 {
+            out.write_all(b",").map_err(io)?;
+        }
+        out.write_all(script_json(&g?).as_bytes()).map_err(io)?;
+    }
+    out.write_all(b"]}").map_err(io)?;
+    out.write_all(fill(after).as_bytes()).map_err(io)?;
+    Ok(())
 }
 
-fn escape(text: &str) -> String {
+/// `value` as JSON to put inside a `<script>` element, where "</" would
+/// end the element: JSON allows "<\\/".
+fn script_json(value: &impl Serialize) -> String {
+    serde_json::to_string(value)
+        .expect("the report's data serializes")
+        .replace("</", "<\\/")
+}
+
+/// Escapes text for HTML.
+pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -90,7 +222,6 @@ struct Data<'a> {
     summary: &'a Summary,
     per_move: [PerMove; 2],
     elo: EloSeries,
-    games: Vec<GameData>,
 }
 
 /// A match with games missing.
@@ -121,32 +252,45 @@ struct PerMove {
     depth_median: Vec<Option<f64>>,
 }
 
-fn per_move(records: &[GameRecord], side: Side) -> PerMove {
-    let mut times: Vec<Vec<f64>> = vec![Vec::new(); MAX_MOVE];
-    let mut depths: Vec<Vec<f64>> = vec![Vec::new(); MAX_MOVE];
-    for r in records {
+/// One player's think times (to 0.1 ms, the charts' resolution, so that
+/// memory stays small however many games) and depths by move number.
+#[derive(Default)]
+struct PerMoveTally {
+    times: Vec<tuning::Histogram>,
+    depths: Vec<tuning::Histogram>,
+}
+
+impl PerMoveTally {
+    fn add(&mut self, r: &GameRecord, side: Side) {
+        if self.times.is_empty() {
+            self.times = vec![tuning::Histogram::default(); MAX_MOVE];
+            self.depths = vec![tuning::Histogram::default(); MAX_MOVE];
+        }
         for (number, first, m) in tuning::turns(r, side) {
             if first {
                 continue;
             }
             let number = number.min(MAX_MOVE);
-            times[number - 1].push(m.ms);
+            self.times[number - 1].add((m.ms * 10.0).round().max(0.0) as u64);
             if let Some(d) = m.msg.as_deref().and_then(tuning::depth) {
-                depths[number - 1].push(f64::from(d));
+                self.depths[number - 1].add(u64::from(d));
             }
         }
     }
-    let mut out = PerMove::default();
-    for (t, d) in times.iter_mut().zip(depths.iter_mut()) {
-        t.sort_by(f64::total_cmp);
-        d.sort_by(f64::total_cmp);
-        let some = |f: &dyn Fn(&[f64]) -> f64, v: &[f64]| (!v.is_empty()).then(|| round1(f(v)));
-        out.median_ms.push(some(&tuning::median, t));
-        out.p95_ms.push(some(&|v| tuning::nearest_rank(v, 0.95), t));
-        out.max_ms.push(some(&|v| v[v.len() - 1], t));
-        out.depth_median.push(some(&tuning::median, d));
+
+    fn finish(&self) -> PerMove {
+        let mut out = PerMove::default();
+        for k in 0..MAX_MOVE {
+            let tenths = |x: u64| x as f64 / 10.0;
+            let t = self.times.get(k).and_then(|h| h.order(tenths));
+            let d = self.depths.get(k).and_then(|h| h.order(|x| x as f64));
+            out.median_ms.push(t.as_ref().map(|o| round1(o.median)));
+            out.p95_ms.push(t.as_ref().map(|o| round1(o.p95)));
+            out.max_ms.push(t.as_ref().map(|o| round1(tenths(o.max))));
+            out.depth_median.push(d.map(|o| round1(o.median)));
+        }
+        out
     }
-    out
 }
 
 /// p1's Elo estimate (pentanomial) and its 95% interval after each
@@ -159,20 +303,16 @@ struct EloSeries {
     high: Vec<Option<f64>>,
 }
 
-fn elo_series(records: &[GameRecord]) -> EloSeries {
-    let mut pairs: BTreeMap<usize, Vec<&GameRecord>> = BTreeMap::new();
-    for r in records {
-        pairs.entry(r.pair()).or_default().push(r);
-    }
+/// The series from each pair's games and p1's points in them.
+fn elo_series(pairs: &BTreeMap<usize, (usize, f64)>) -> EloSeries {
     let mut penta: Pentanomial = [0; 5];
     let mut series = EloSeries::default();
     let mut games = 0;
-    for pair in pairs.values() {
-        games += pair.len();
-        if pair.len() != 2 {
+    for &(count, points) in pairs.values() {
+        games += count;
+        if count != 2 {
             continue;
         }
-        let points: f64 = pair.iter().map(|r| r.points(Side::P1)).sum();
         penta[summary::pentanomial_bucket(points)] += 1;
         let e = stats::elo_pentanomial(&penta);
         let finite = |x: f64| x.is_finite().then(|| round1(x));
@@ -256,6 +396,14 @@ mod tests {
     use super::*;
     use crate::record::testing::{header, record};
 
+    fn numbers(records: &[GameRecord]) -> Numbers {
+        let mut n = Numbers::default();
+        for r in records {
+            n.add(r);
+        }
+        n
+    }
+
     #[test]
     fn names_come_from_the_settings_or_from_the_commands() {
         assert_eq!(summary::names(&header(Some(4))), ["new", "old"]);
@@ -278,7 +426,7 @@ mod tests {
             (10, None),
         ];
         let records: Vec<GameRecord> = results.iter().map(|&(g, r)| record(g, r, 50.0)).collect();
-        let s = elo_series(&records);
+        let s = numbers(&records).finish().1;
         assert_eq!(s.games, vec![2, 5, 7, 9]);
         // After one WW pair the estimate is not finite; at the end it is
         // the summary's, inside its interval.
@@ -296,14 +444,14 @@ mod tests {
             .enumerate()
             .map(|(i, &ms)| record(i + 1, None, ms))
             .collect();
-        let pm = per_move(&records, Side::P1);
+        let [pm, p2] = numbers(&records).finish().0;
         // p1's first move is number 19 (left out), its second number 21.
         assert_eq!(pm.median_ms[18], None);
         assert_eq!(pm.median_ms[20], Some(20.0));
         assert_eq!(pm.p95_ms[20], Some(90.0));
         assert_eq!(pm.max_ms[20], Some(90.0));
         assert_eq!(pm.depth_median[20], Some(7.0));
-        assert_eq!(per_move(&records, Side::P2).median_ms[19], None);
+        assert_eq!(p2.median_ms[19], None);
     }
 
     #[test]

@@ -15,9 +15,19 @@ pub fn run(
     players: &[PlayerSpec; 2],
     setups: Vec<GameSetup>,
     concurrency: usize,
+    on_done: impl FnMut(GameRecord) -> bool,
+) {
+    let games = setups.into_iter().map(|s| (s, players.clone())).collect();
+    run_each(games, concurrency, on_done);
+}
+
+/// As [`run`], each game with its own players (a tournament's).
+pub fn run_each(
+    games: Vec<(GameSetup, [PlayerSpec; 2])>,
+    concurrency: usize,
     mut on_done: impl FnMut(GameRecord) -> bool,
 ) {
-    let queue = Mutex::new(VecDeque::from(setups));
+    let queue = Mutex::new(VecDeque::from(games));
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
@@ -29,8 +39,8 @@ pub fn run(
                     break;
                 }
                 let next = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
-                let Some(setup) = next else { break };
-                if tx.send(play::play(&setup, players, None)).is_err() {
+                let Some((setup, players)) = next else { break };
+                if tx.send(play::play(&setup, &players, None)).is_err() {
                     break;
                 }
             });

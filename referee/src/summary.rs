@@ -6,6 +6,7 @@ use crate::record::{FaultKind, GameRecord, Header, Side};
 use crate::stats::{self, Estimate, Pentanomial, Sprt};
 use crate::tuning::{self, PlayerTiming};
 use serde::Serialize;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// One player's results.
@@ -151,109 +152,176 @@ pub fn names(header: &Header) -> [String; 2] {
 /// The summary of a match's `records` under its `header` (names, commands,
 /// SPRT and seed from there), as `--json` writes it.
 pub fn of_match(header: &Header, records: &[GameRecord]) -> Summary {
-    let names = names(header);
-    let sprt = header
-        .settings
-        .as_ref()
-        .and_then(|s| s.sprt.as_deref())
-        .and_then(|spec| Sprt::parse(spec).ok());
-    summarize(
-        records,
-        [&names[0], &names[1]],
-        [&header.p1, &header.p2],
-        sprt.as_ref(),
-        header.seed,
-    )
+    let mut tally = Tally::default();
+    for r in records {
+        tally.add(r);
+    }
+    tally.finish(header)
 }
 
 fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
 
-fn player(records: &[GameRecord], side: Side, name: &str, command: &str) -> PlayerSummary {
-    let faults = |kinds: &[FaultKind]| {
-        records
-            .iter()
-            .filter_map(|r| r.fault.as_ref())
-            .filter(|f| f.by == side && kinds.contains(&f.kind))
-            .count() as u64
-    };
-    let diffs: Vec<i32> = records.iter().filter_map(|r| r.disc_diff(side)).collect();
-    PlayerSummary {
-        name: name.to_string(),
-        command: command.to_string(),
-        wins: records.iter().filter(|r| r.winner == Some(side)).count() as u64,
-        draws: records.iter().filter(|r| r.winner.is_none()).count() as u64,
-        losses: records
-            .iter()
-            .filter(|r| r.winner == Some(side.other()))
-            .count() as u64,
-        timeouts: faults(&[FaultKind::Timeout]),
-        crashes: faults(&[FaultKind::Crash]),
-        illegal: faults(&[FaultKind::Illegal, FaultKind::Unreadable]),
-        unreadable: faults(&[FaultKind::Unreadable]),
-        no_output: faults(&[FaultKind::NoOutput]),
-        memory: faults(&[FaultKind::Memory]),
-        mean_disc_diff: (!diffs.is_empty())
-            .then(|| diffs.iter().map(|&d| f64::from(d)).sum::<f64>() / diffs.len() as f64),
-        killed_after_end: records
-            .iter()
-            .filter(|r| r.killed_after_end.contains(&side))
-            .count() as u64,
-    }
+/// One player's counts.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct PlayerTally {
+    wins: u64,
+    timeouts: u64,
+    crashes: u64,
+    illegal: u64,
+    unreadable: u64,
+    no_output: u64,
+    memory: u64,
+    disc_sum: i64,
+    disc_games: u64,
+    killed_after_end: u64,
 }
 
-/// Builds the summary of `records`.
-pub fn summarize(
-    records: &[GameRecord],
-    names: [&str; 2],
-    commands: [&str; 2],
-    sprt: Option<&Sprt>,
-    seed: u64,
-) -> Summary {
-    let p1 = player(records, Side::P1, names[0], commands[0]);
-    let p2 = player(records, Side::P2, names[1], commands[1]);
-    let penta = pentanomial(records);
-    let wdl = stats::elo_wdl(p1.wins, p1.draws, p1.losses);
-    let pen = stats::elo_pentanomial(&penta);
-    let (main, model): (Option<Estimate>, _) = match pen {
-        Some(e) => (Some(e), "pentanomial"),
-        None => (wdl, "wdl"),
-    };
-    let games = records.len() as u64;
-    let timing = tuning::report(records);
-    let [t1, t2] = timing;
-    Summary {
-        games,
-        score: wdl.map(|e| e.score),
-        elo: main.and_then(|e| finite(e.elo)),
-        elo_error: main.and_then(|e| finite(e.error)),
-        los: main.and_then(|e| finite(e.los)),
-        elo_model: model,
-        elo_wdl: WdlSummary {
-            elo: wdl.and_then(|e| finite(e.elo)),
-            elo_error: wdl.and_then(|e| finite(e.error)),
-            los: wdl.and_then(|e| finite(e.los)),
-        },
-        pentanomial: penta,
-        draw_ratio: (games > 0).then(|| p1.draws as f64 / games as f64),
-        sprt: sprt.map(|s| {
-            let llr = s.llr(&penta);
-            SprtSummary {
-                elo0: s.elo0,
-                elo1: s.elo1,
-                alpha: s.alpha,
-                beta: s.beta,
-                llr,
-                lower: s.lower(),
-                upper: s.upper(),
-                result: s.result(llr).name(),
+/// A match's summary gathered game by game, in any order: what
+/// `referee summary` keeps instead of the games (their counts, the pairs
+/// still waiting for their second game, and the think times as
+/// histograms), so that its memory does not grow with the games' size.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    games: u64,
+    draws: u64,
+    players: [PlayerTally; 2],
+    /// Pairs with one game so far: its number of games and p1's points.
+    open_pairs: HashMap<usize, (u32, f64)>,
+    penta: Pentanomial,
+    timing: [tuning::TimingTally; 2],
+}
+
+impl Tally {
+    /// Counts game `r`.
+    pub fn add(&mut self, r: &GameRecord) {
+        self.games += 1;
+        if r.winner.is_none() {
+            self.draws += 1;
+        }
+        for side in Side::BOTH {
+            let p = &mut self.players[side.index()];
+            if r.winner == Some(side) {
+                p.wins += 1;
             }
-        }),
-        timing: Timing { p1: t1, p2: t2 },
-        seed,
-        p1,
-        p2,
+            if let Some(f) = r.fault.as_ref().filter(|f| f.by == side) {
+                match f.kind {
+                    FaultKind::Timeout => p.timeouts += 1,
+                    FaultKind::Crash => p.crashes += 1,
+                    FaultKind::NoOutput => p.no_output += 1,
+                    FaultKind::Illegal => p.illegal += 1,
+                    FaultKind::Unreadable => {
+                        p.illegal += 1;
+                        p.unreadable += 1;
+                    }
+                    FaultKind::Memory => p.memory += 1,
+                }
+            }
+            if let Some(d) = r.disc_diff(side) {
+                p.disc_sum += i64::from(d);
+                p.disc_games += 1;
+            }
+            if r.killed_after_end.contains(&side) {
+                p.killed_after_end += 1;
+            }
+            self.timing[side.index()].add(r, side);
+        }
+        let pair = self.open_pairs.entry(r.pair()).or_default();
+        pair.0 += 1;
+        pair.1 += r.points(Side::P1);
+        if pair.0 == 2 {
+            let points = pair.1;
+            self.open_pairs.remove(&r.pair());
+            self.penta[pentanomial_bucket(points)] += 1;
+        }
+    }
+
+    fn player(&self, side: Side, name: &str, command: &str) -> PlayerSummary {
+        let p = &self.players[side.index()];
+        PlayerSummary {
+            name: name.to_string(),
+            command: command.to_string(),
+            wins: p.wins,
+            draws: self.draws,
+            losses: self.players[side.other().index()].wins,
+            timeouts: p.timeouts,
+            crashes: p.crashes,
+            illegal: p.illegal,
+            unreadable: p.unreadable,
+            no_output: p.no_output,
+            memory: p.memory,
+            mean_disc_diff: (p.disc_games > 0).then(|| p.disc_sum as f64 / p.disc_games as f64),
+            killed_after_end: p.killed_after_end,
+        }
+    }
+
+    /// The summary of the games counted, in the match of `header`.
+    pub fn finish(&self, header: &Header) -> Summary {
+        let names = names(header);
+        let sprt = header
+            .settings
+            .as_ref()
+            .and_then(|s| s.sprt.as_deref())
+            .and_then(|spec| Sprt::parse(spec).ok());
+        self.summary(
+            [&names[0], &names[1]],
+            [&header.p1, &header.p2],
+            sprt.as_ref(),
+            header.seed,
+        )
+    }
+
+    fn summary(
+        &self,
+        names: [&str; 2],
+        commands: [&str; 2],
+        sprt: Option<&Sprt>,
+        seed: u64,
+    ) -> Summary {
+        let p1 = self.player(Side::P1, names[0], commands[0]);
+        let p2 = self.player(Side::P2, names[1], commands[1]);
+        let penta = self.penta;
+        let wdl = stats::elo_wdl(p1.wins, p1.draws, p1.losses);
+        let pen = stats::elo_pentanomial(&penta);
+        let (main, model): (Option<Estimate>, _) = match pen {
+            Some(e) => (Some(e), "pentanomial"),
+            None => (wdl, "wdl"),
+        };
+        let games = self.games;
+        let [t1, t2] = [self.timing[0].finish(), self.timing[1].finish()];
+        Summary {
+            games,
+            score: wdl.map(|e| e.score),
+            elo: main.and_then(|e| finite(e.elo)),
+            elo_error: main.and_then(|e| finite(e.error)),
+            los: main.and_then(|e| finite(e.los)),
+            elo_model: model,
+            elo_wdl: WdlSummary {
+                elo: wdl.and_then(|e| finite(e.elo)),
+                elo_error: wdl.and_then(|e| finite(e.error)),
+                los: wdl.and_then(|e| finite(e.los)),
+            },
+            pentanomial: penta,
+            draw_ratio: (games > 0).then(|| p1.draws as f64 / games as f64),
+            sprt: sprt.map(|s| {
+                let llr = s.llr(&penta);
+                SprtSummary {
+                    elo0: s.elo0,
+                    elo1: s.elo1,
+                    alpha: s.alpha,
+                    beta: s.beta,
+                    llr,
+                    lower: s.lower(),
+                    upper: s.upper(),
+                    result: s.result(llr).name(),
+                }
+            }),
+            timing: Timing { p1: t1, p2: t2 },
+            seed,
+            p1,
+            p2,
+        }
     }
 }
 

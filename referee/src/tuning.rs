@@ -5,6 +5,7 @@
 
 use crate::record::{GameRecord, MoveRecord, Side};
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// The game phases, by move number (the opening's moves count too).
 pub const PHASES: [(&str, usize, usize); 3] =
@@ -44,58 +45,154 @@ pub struct PlayerTiming {
 }
 
 /// The report of both players, p1 first.
+#[cfg(test)]
 pub fn report(records: &[GameRecord]) -> [PlayerTiming; 2] {
-    Side::BOTH.map(|side| player(records, side))
+    Side::BOTH.map(|side| {
+        let mut tally = TimingTally::default();
+        for r in records {
+            tally.add(r, side);
+        }
+        tally.finish()
+    })
 }
 
-fn player(records: &[GameRecord], side: Side) -> PlayerTiming {
-    let mut times: [Vec<f64>; 3] = Default::default();
-    let mut depths: [Vec<u32>; 3] = Default::default();
-    let mut first_turns = Vec::new();
-    let mut closest: Option<f64> = None;
-    for r in records {
+/// Counts of whole numbers (think times in microseconds, as recorded;
+/// depths): exact medians and quantiles in memory that grows with the
+/// number of distinct values, not with the number of games.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Histogram {
+    counts: HashMap<u64, u64>,
+    n: u64,
+}
+
+/// Order statistics of a [`Histogram`]: the median and p95 as values, the
+/// extremes as counted.
+pub struct Order {
+    /// The median.
+    pub median: f64,
+    /// The 95th percentile (nearest rank).
+    pub p95: f64,
+    /// The smallest value counted.
+    pub min: u64,
+    /// The largest value counted.
+    pub max: u64,
+}
+
+impl Histogram {
+    /// Counts `value` once.
+    pub fn add(&mut self, value: u64) {
+        *self.counts.entry(value).or_default() += 1;
+        self.n += 1;
+    }
+
+    /// Values counted.
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+
+    /// The median (mean of the two middle values for an even count) and
+    /// the p95 (nearest rank: the value at rank ceil(0.95 n)) of the values mapped
+    /// by `value`, and the extremes; `None` when empty.
+    pub fn order(&self, value: impl Fn(u64) -> f64) -> Option<Order> {
+        if self.n == 0 {
+            return None;
+        }
+        let mut sorted: Vec<(u64, u64)> = self.counts.iter().map(|(&k, &c)| (k, c)).collect();
+        sorted.sort_unstable();
+        // The value of 0-based rank `k` in the sorted values.
+        let at = |k: u64| {
+            let mut seen = 0;
+            for &(v, c) in &sorted {
+                seen += c;
+                if k < seen {
+                    return v;
+                }
+            }
+            sorted[sorted.len() - 1].0
+        };
+        let n = self.n;
+        let median = if n % 2 == 1 {
+            value(at(n / 2))
+        } else {
+            (value(at(n / 2 - 1)) + value(at(n / 2))) / 2.0
+        };
+        let rank = ((0.95 * n as f64).ceil() as u64).clamp(1, n);
+        Some(Order {
+            median,
+            p95: value(at(rank - 1)),
+            min: sorted[0].0,
+            max: sorted[sorted.len() - 1].0,
+        })
+    }
+}
+
+/// A think time in whole microseconds (records hold ms rounded to the
+/// microsecond, so nothing is lost).
+pub fn micros(ms: f64) -> u64 {
+    (ms * 1e3).round().max(0.0) as u64
+}
+
+/// Microseconds back to ms, the very value the record held.
+pub fn ms(micros: u64) -> f64 {
+    micros as f64 / 1e3
+}
+
+/// One player's tuning report gathered game by game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TimingTally {
+    times: [Histogram; 3],
+    depths: [Histogram; 3],
+    first_turns: Histogram,
+    closest: Option<f64>,
+}
+
+impl TimingTally {
+    /// Counts `side`'s moves of game `r`.
+    pub fn add(&mut self, r: &GameRecord, side: Side) {
         for (number, first, m) in turns(r, side) {
             let spare = m.limit_ms - m.ms;
-            closest = Some(closest.map_or(spare, |c: f64| c.min(spare)));
+            self.closest = Some(self.closest.map_or(spare, |c: f64| c.min(spare)));
             if first {
-                first_turns.push(m.ms);
+                self.first_turns.add(micros(m.ms));
                 continue;
             }
             let phase = PHASES
                 .iter()
                 .position(|&(_, lo, hi)| (lo..=hi).contains(&number))
                 .unwrap_or(PHASES.len() - 1);
-            times[phase].push(m.ms);
+            self.times[phase].add(micros(m.ms));
             if let Some(d) = m.msg.as_deref().and_then(depth) {
-                depths[phase].push(d);
+                self.depths[phase].add(u64::from(d));
             }
         }
     }
-    let phases = PHASES
-        .iter()
-        .zip(times.iter_mut().zip(depths.iter_mut()))
-        .filter(|(_, (t, _))| !t.is_empty())
-        .map(|(&(phase, _, _), (t, d))| {
-            t.sort_by(f64::total_cmp);
-            d.sort_unstable();
-            let df: Vec<f64> = d.iter().map(|&x| f64::from(x)).collect();
-            PhaseTiming {
-                phase,
-                moves: t.len(),
-                median_ms: median(t),
-                p95_ms: nearest_rank(t, 0.95),
-                max_ms: *t.last().expect("non-empty"),
-                depth_median: (!df.is_empty()).then(|| median(&df)),
-                depth_min: d.first().copied(),
-            }
-        })
-        .collect();
-    first_turns.sort_by(f64::total_cmp);
-    PlayerTiming {
-        phases,
-        first_turn_median_ms: (!first_turns.is_empty()).then(|| median(&first_turns)),
-        first_turn_max_ms: first_turns.last().copied(),
-        closest_ms: closest,
+
+    /// The report.
+    pub fn finish(&self) -> PlayerTiming {
+        let phases = PHASES
+            .iter()
+            .zip(self.times.iter().zip(self.depths.iter()))
+            .filter_map(|(&(phase, _, _), (t, d))| {
+                let times = t.order(ms)?;
+                let depths = d.order(|x| x as f64);
+                Some(PhaseTiming {
+                    phase,
+                    moves: t.count() as usize,
+                    median_ms: times.median,
+                    p95_ms: times.p95,
+                    max_ms: ms(times.max),
+                    depth_median: depths.as_ref().map(|o| o.median),
+                    depth_min: depths.map(|o| o.min as u32),
+                })
+            })
+            .collect();
+        let first = self.first_turns.order(ms);
+        PlayerTiming {
+            phases,
+            first_turn_median_ms: first.as_ref().map(|o| o.median),
+            first_turn_max_ms: first.map(|o| ms(o.max)),
+            closest_ms: self.closest,
+        }
     }
 }
 
@@ -112,7 +209,8 @@ pub fn turns(r: &GameRecord, side: Side) -> impl Iterator<Item = (usize, bool, &
         .map(move |(k, (i, m))| (opening_plies + i + 1, k == 0, m))
 }
 
-/// The median of sorted, non-empty values.
+/// The median of sorted, non-empty values (what [`Histogram`] computes).
+#[cfg(test)]
 pub fn median(sorted: &[f64]) -> f64 {
     let n = sorted.len();
     if n % 2 == 1 {
@@ -123,7 +221,8 @@ pub fn median(sorted: &[f64]) -> f64 {
 }
 
 /// The `q` quantile of sorted, non-empty values by the nearest-rank rule:
-/// the value at rank ceil(q n).
+/// the value at rank ceil(q n) (what [`Histogram`] computes for the p95).
+#[cfg(test)]
 pub fn nearest_rank(sorted: &[f64], q: f64) -> f64 {
     let rank = (q * sorted.len() as f64).ceil() as usize;
     sorted[rank.clamp(1, sorted.len()) - 1]
@@ -166,6 +265,25 @@ mod tests {
         assert_eq!(score("12kp 55%"), None);
         assert_eq!(score("d12 100ms"), None);
         assert_eq!(score("eval -inf"), None);
+    }
+
+    #[test]
+    fn histograms_give_the_same_order_statistics_as_sorting() {
+        let values = [112.437, 0.012, 5.0, 149.999, 5.0, 88.5, 0.013, 140.25];
+        for n in 1..=values.len() {
+            let mut h = Histogram::default();
+            for &v in &values[..n] {
+                h.add(micros(v));
+            }
+            let mut sorted = values[..n].to_vec();
+            sorted.sort_by(f64::total_cmp);
+            let o = h.order(ms).unwrap();
+            assert_eq!(o.median, median(&sorted));
+            assert_eq!(o.p95, nearest_rank(&sorted, 0.95));
+            assert_eq!(ms(o.max), sorted[n - 1]);
+            assert_eq!(ms(o.min), sorted[0]);
+        }
+        assert!(Histogram::default().order(ms).is_none());
     }
 
     #[test]
