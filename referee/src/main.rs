@@ -164,7 +164,10 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
             limits,
             memory_mb: (args.memory_mb > 0).then_some(args.memory_mb),
         })
-        .filter(|s| args.shard.is_none_or(|shard| shard.has_game(s.game)))
+        .filter(|s| {
+            args.shard
+                .is_none_or(|shard| record::in_shard(shard, s.game))
+        })
         .collect();
     let planned = setups.len();
     let in_match: std::collections::HashSet<usize> = setups.iter().map(|s| s.game).collect();

@@ -89,7 +89,7 @@ pub fn stream(
                 ));
             }
             if let Some(shard) = header.shard() {
-                if !shard.has_game(r.game) {
+                if !crate::record::in_shard(shard, r.game) {
                     return Err(format!(
                         "{}:{line}: game {} does not belong to shard {shard}",
                         path.display(),

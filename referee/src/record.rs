@@ -211,44 +211,13 @@ pub struct Settings {
     pub shard: Option<Shard>,
 }
 
-/// Part `index` (from 1) of `count` of a match: its pairs `p` (from 0) with
-/// `p % count == index - 1`, both games of a pair together.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct Shard {
-    /// Which part, 1..=count.
-    pub index: usize,
-    /// How many parts.
-    pub count: usize,
-}
+/// A part of a match or tournament (`--shard I/N`): its pairs `p` (from 0)
+/// with `p % count == index - 1`, both games of a pair together.
+pub use shard::Shard;
 
-impl Shard {
-    /// Parses `I/N` (1 <= I <= N).
-    ///
-    /// # Errors
-    /// Anything else, with what was expected.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("expected I/N with 1 <= I <= N (as 3/8), found {text:?}");
-        let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (
-            i.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// Whether game `game` (from 1) is in this shard.
-    pub fn has_game(self, game: usize) -> bool {
-        (game - 1) / 2 % self.count == self.index - 1
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
+/// Whether game `game` (from 1) of a match or tournament is in `shard`.
+pub fn in_shard(shard: Shard, game: usize) -> bool {
+    shard.holds(((game - 1) / 2) as u64)
 }
 
 impl Header {

@@ -312,7 +312,7 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
     };
     let specs: Vec<PlayerSpec> = bots.iter().map(|(_, s)| s.clone()).collect();
     let mut setups: Vec<(GameSetup, [PlayerSpec; 2])> = (1..=total)
-        .filter(|&g| args.shard.is_none_or(|s| s.has_game(g)))
+        .filter(|&g| args.shard.is_none_or(|s| crate::record::in_shard(s, g)))
         .map(|game| {
             let (a, b) = schedule.bots(game).expect("in the schedule");
             let local = (game - 1) % per_pair + 1;
@@ -613,7 +613,7 @@ pub fn read(files: &[PathBuf]) -> Result<Read, String> {
                 ));
             };
             if let Some(shard) = header.shard {
-                if !shard.has_game(r.game) {
+                if !crate::record::in_shard(shard, r.game) {
                     return Err(format!(
                         "{}:{line}: game {} does not belong to shard {shard}",
                         path.display(),

@@ -5,8 +5,8 @@ use crate::arena::MatchConfig;
 use crate::corpus::CorpusConfig;
 use crate::gen::GenConfig;
 use crate::net::NetConfig;
-use crate::shard::Shard;
 use othello::eval::EvalKind;
+use shard::Shard;
 use std::path::PathBuf;
 
 /// The usage text printed by `--help`.
@@ -201,7 +201,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                     .collect()
             }
             "--shard" => {
-                let shard = Shard::parse(value)?;
+                let shard = Shard::parse(value).map_err(|e| format!("--shard: {e}"))?;
                 o.gen.shard = Some(shard);
                 o.corpus.shard = Some(shard);
             }

@@ -19,7 +19,6 @@
 //! so an interrupted run keeps every finished game and resumes.
 
 use crate::gen::Sample;
-use crate::shard::Shard;
 use indicatif::ProgressBar;
 use othello::eval::{weights, EvalKind, Evaluator};
 use othello::search::alphabeta::AlphaBeta;
@@ -29,6 +28,7 @@ use othello::time::Deadline;
 use othello::{Board, Square};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use shard::Shard;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -124,12 +124,12 @@ impl CorpusConfig {
     /// The chunk's `k`-th game (from 0) in this file: game `k`, or for a
     /// shard the shard's `k`-th.
     fn game(&self, k: u32) -> u32 {
-        self.shard.map_or(k, |s| s.game(k))
+        self.shard.map_or(k, |s| s.item(k))
     }
 
     /// Games in this file when complete.
     pub fn file_games(&self) -> u32 {
-        self.shard.map_or(self.games, |s| s.games_of(self.games))
+        self.shard.map_or(self.games, |s| s.items_of(self.games))
     }
 }
 

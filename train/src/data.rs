@@ -2,8 +2,8 @@
 //! shards, `train gen` files and their shards) as one list of samples.
 
 use crate::gen::Sample;
-use crate::shard::Shard;
 use crate::{corpus, gen};
+use shard::Shard;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -106,7 +106,7 @@ pub fn load(groups: &[Vec<PathBuf>]) -> Result<(Vec<Sample>, bool), String> {
                         games
                             .into_iter()
                             .enumerate()
-                            .map(move |(k, g)| (shard.game(k as u32), g))
+                            .map(move |(k, g)| (shard.item(k as u32), g))
                     })
                     .collect();
                 games.sort_by_key(|&(g, _)| g);

@@ -4,7 +4,6 @@
 //! solver, so late labels are exact and earlier ones are the outcome of a
 //! perfect finish.
 
-use crate::shard::Shard;
 use indicatif::ProgressBar;
 use othello::eval::{EvalKind, Evaluator};
 use othello::search::alphabeta::AlphaBeta;
@@ -14,6 +13,7 @@ use othello::time::Deadline;
 use othello::{Board, Square};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use shard::Shard;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -126,13 +126,13 @@ pub fn generate(cfg: &GenConfig, bar: &ProgressBar) -> Vec<Sample> {
             .map(|_| {
                 scope.spawn(|| {
                     let mut out = Vec::new();
-                    let games = cfg.shard.map_or(cfg.games, |s| s.games_of(cfg.games));
+                    let games = cfg.shard.map_or(cfg.games, |s| s.items_of(cfg.games));
                     loop {
                         let k = next.fetch_add(1, Ordering::Relaxed);
                         if k >= u64::from(games) {
                             break;
                         }
-                        let g = cfg.shard.map_or(k, |s| u64::from(s.game(k as u32)));
+                        let g = cfg.shard.map_or(k, |s| u64::from(s.item(k as u32)));
                         // A fresh table per game: a game never depends on
                         // which games its thread played before.
                         let mut search =

@@ -19,7 +19,6 @@ mod fit;
 mod gen;
 mod mpc;
 mod net;
-mod shard;
 
 use std::process::ExitCode;
 

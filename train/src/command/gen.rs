@@ -16,7 +16,7 @@ pub fn run(o: &Options) -> Result<(), String> {
 /// Plays the games of `o.gen` (its shard's only, if it names one).
 pub fn generate(o: &Options) -> Result<Vec<Sample>, String> {
     let start = Instant::now();
-    let games = o.gen.shard.map_or(o.gen.games, |s| s.games_of(o.gen.games));
+    let games = o.gen.shard.map_or(o.gen.games, |s| s.items_of(o.gen.games));
     let samples = gen::generate(&o.gen, &bar(u64::from(games), "games"));
     println!(
         "generated {} positions from {} games in {:.0} s ({:?})",
