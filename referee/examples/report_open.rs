@@ -3,21 +3,18 @@
 //! navigation start included. Three loads each, in a fresh tab.
 //!
 //! `cargo run --release -p referee --example report_open -- REPORT.html...`
-//! (Chromium from `$CHROMIUM`, else `chromium` on the PATH).
+//! (Chromium from `$CHROMIUM`, else `chromium`, `chromium-browser` or
+//! `google-chrome` on the PATH).
 
-use headless_chrome::{Browser, LaunchOptions};
-use std::path::PathBuf;
+#[path = "../tests/it/system.rs"]
+mod system;
 
 fn main() {
-    let chromium =
-        std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("chromium"), PathBuf::from);
-    let options = LaunchOptions::default_builder()
-        .headless(true)
-        .sandbox(false)
-        .path(Some(chromium))
-        .build()
-        .expect("launch options");
-    let browser = Browser::new(options).unwrap_or_else(|e| {
+    let Some(chromium) = system::chromium() else {
+        eprintln!("report_open: no Chromium ($CHROMIUM, or chromium on the PATH)");
+        std::process::exit(2)
+    };
+    let browser = system::launch(chromium).unwrap_or_else(|e| {
         eprintln!("report_open: cannot start Chromium: {e}");
         std::process::exit(2)
     });

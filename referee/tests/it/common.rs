@@ -1,8 +1,6 @@
 //! Helpers of the referee's integration tests: run the binary, find the
 //! test bots and the othello bot, make scratch directories.
 
-#![allow(dead_code)]
-
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -32,14 +30,6 @@ pub fn othello() -> PathBuf {
         bot.display()
     );
     bot
-}
-
-/// `program` on the PATH, if it is there.
-pub fn find(program: &str) -> Option<PathBuf> {
-    let paths = std::env::var_os("PATH")?;
-    std::env::split_paths(&paths)
-        .map(|dir| dir.join(program))
-        .find(|p| p.is_file())
 }
 
 /// A fresh, empty scratch directory for one test.

@@ -2,9 +2,7 @@
 //! player with the right reason, the match completes, and no process is
 //! left behind.
 
-mod common;
-
-use common::{arg, bot, games, json, play, scratch};
+use crate::common::{arg, bot, games, json, play, scratch};
 use serde_json::Value;
 
 /// Plays 2 games of `faulty` (p1) against a correct bot; returns the

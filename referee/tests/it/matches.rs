@@ -1,9 +1,7 @@
 //! The match runner: paired openings, seeds, resume, SPRT, outputs, and the
 //! errors for bad arguments.
 
-mod common;
-
-use common::{arg, bot, games, json, play, run, scratch};
+use crate::common::{arg, bot, games, json, play, run, scratch};
 use std::collections::BTreeSet;
 
 #[test]
@@ -182,7 +180,7 @@ fn a_match_interrupted_by_ctrl_c_resumes_without_losing_or_repeating_games() {
         "--games-out",
         arg(&games_out),
     ];
-    let mut child = common::referee()
+    let mut child = crate::common::referee()
         .args(args)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

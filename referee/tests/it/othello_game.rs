@@ -2,9 +2,7 @@
 //! against the random strategy through the referee, with no forfeit, and
 //! every move is legal when replayed on the library's rules.
 
-mod common;
-
-use common::{arg, games, othello, play, scratch};
+use crate::common::{arg, games, othello, play, scratch};
 use othello::{Color, Game, Square};
 
 #[test]
@@ -55,7 +53,7 @@ fn the_othello_bot_plays_full_games_against_random() {
 #[test]
 fn with_no_arguments_the_demo_match_runs() {
     othello();
-    let out = common::run(&[], 0);
+    let out = crate::common::run(&[], 0);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("Score of othello vs othello-greedy:") && text.contains("] 4 games"),

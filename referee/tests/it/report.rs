@@ -7,24 +7,13 @@
 //! stops, unless `REFEREE_BROWSER=required` (CI sets it and installs
 //! Chromium): then its absence is a failure.
 
-mod common;
-
-use common::{json, othello, run, scratch};
-use headless_chrome::{Browser, LaunchOptions, Tab};
+use crate::common::{json, othello, run, scratch};
+use crate::system;
+use headless_chrome::Tab;
 use othello::{Color, Game};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// The Chromium to drive, if there is one.
-fn chromium() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("CHROMIUM") {
-        return Some(PathBuf::from(path));
-    }
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|name| common::find(name))
-}
 
 /// A 6-game match of two fixed-depth bots (reproducible), with its games
 /// file, JSON summary and HTML report.
@@ -210,7 +199,7 @@ fn report_and_html_flag_write_the_same_page_and_name_bad_lines() {
 
 #[test]
 fn the_report_replays_a_real_match_in_a_browser() {
-    let Some(chromium) = chromium() else {
+    let Some(chromium) = system::chromium() else {
         let required = std::env::var("REFEREE_BROWSER").is_ok_and(|v| v == "required");
         assert!(
             !required,
@@ -225,13 +214,7 @@ fn the_report_replays_a_real_match_in_a_browser() {
     let (games, summary, html) = small_match(&dir);
     let expected = json(&summary);
 
-    let options = LaunchOptions::default_builder()
-        .headless(true)
-        .sandbox(false)
-        .path(Some(chromium))
-        .build()
-        .expect("launch options");
-    let browser = Browser::new(options).expect("Chromium starts");
+    let browser = system::launch(chromium).expect("Chromium starts");
     let tab = browser.new_tab().expect("a tab");
     let url = format!("file://{}", html.display());
     tab.navigate_to(&url).expect("the page opens");

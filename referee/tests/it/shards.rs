@@ -6,9 +6,7 @@
 //! is missing that test says so and stops, unless
 //! `REFEREE_PARALLEL=required` (CI sets it and installs parallel).
 
-mod common;
-
-use common::{json, othello, run, scratch};
+use crate::common::{json, othello, run, scratch};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -218,7 +216,7 @@ fn shards_merged_equal_one_run_game_for_game() {
 
 #[test]
 fn shards_run_by_gnu_parallel_merge_to_the_same_results() {
-    let Some(parallel) = common::find("parallel") else {
+    let Some(parallel) = crate::system::find("parallel") else {
         let required = std::env::var("REFEREE_PARALLEL").is_ok_and(|v| v == "required");
         assert!(
             !required,

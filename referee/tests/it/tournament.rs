@@ -2,9 +2,7 @@
 //! order of their depths, a gauntlet, shards merged equal to the whole run,
 //! a run killed with SIGKILL and resumed, and the refusals.
 
-mod common;
-
-use common::{arg, bot, games, json, othello, run, scratch};
+use crate::common::{arg, bot, games, json, othello, run, scratch};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -268,7 +266,7 @@ fn shards_merged_and_a_run_killed_and_resumed_equal_the_whole_run() {
     }
     args.extend(base.iter().map(|s| s.to_string()));
     args.extend(["--games-out".to_string(), arg(&killed).to_string()]);
-    let mut child = common::referee()
+    let mut child = crate::common::referee()
         .args(&args)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -455,7 +453,7 @@ fn what_cannot_be_played_or_rated_is_refused() {
 
     // A match's file is not a tournament's, and the other way round.
     let match_file = dir.join("match.jsonl");
-    common::play(
+    crate::common::play(
         &bot("first.sh"),
         &bot("first.sh"),
         &["--games", "2", "--games-out", arg(&match_file)],

@@ -1,0 +1,13 @@
+//! The referee's integration tests, one binary: each module is one concern
+//! (faults, matches, the Othello game, the HTML report, shards,
+//! tournaments), and they share `common` (run the referee, the test bots,
+//! scratch directories) and `system` (programs on the PATH, Chromium).
+
+mod common;
+mod faults;
+mod matches;
+mod othello_game;
+mod report;
+mod shards;
+mod system;
+mod tournament;
