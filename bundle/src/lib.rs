@@ -29,6 +29,8 @@
 //! string, byte string and char literals, lifetimes and comments, so nothing
 //! inside a literal is mistaken for code.
 
+pub mod minify;
+
 /// The spaces cargo-equip puts before each line of a bundled library: it
 /// nests the library three modules deep (`mod __cargo_equip { pub(crate) mod
 /// crates { pub mod othello {`) at 4 spaces a level.
