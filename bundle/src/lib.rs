@@ -25,6 +25,9 @@
 //! and strips
 //! [`ONLY_IN_SUBMISSION`] from the item it precedes ([`resolve_bin_cfgs`]).
 //!
+//! After [`finish`], `bundle/make.sh` renames the identifiers with
+//! [`minify::minify`] (`bundle minify`), which parses the file with `syn`.
+//!
 //! The file is scanned with a small lexer that knows Rust's string, raw
 //! string, byte string and char literals, lifetimes and comments, so nothing
 //! inside a literal is mistaken for code.
