@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes bundle/othello.rs, the one-file CodinGame submission, from the
-# `othello` binary with cargo-equip, and reports its size.
+# `othello` binary with cargo-equip, renames its identifiers with
+# `bundle minify`, and reports its size.
 #
 #   bundle/make.sh           regenerate bundle/othello.rs
 #   bundle/make.sh --check   regenerate into a temporary file and fail (exit 1)
@@ -73,8 +74,11 @@ compiles() {
     fi
 }
 
+# `bundle finish` repairs cargo-equip's output; `bundle minify` then renames
+# its identifiers (docs/bundle.md, "Renaming"). A failed rename stops here.
 if [ "$check" = 1 ]; then
-    tool finish "$tmp/raw.rs" "$tmp/othello.rs" "$root" >/dev/null
+    tool finish "$tmp/raw.rs" "$tmp/finished.rs" "$root" >/dev/null
+    tool minify "$tmp/finished.rs" -o "$tmp/othello.rs" >/dev/null
     compiles "$tmp/othello.rs"
     if ! cmp -s "$tmp/othello.rs" "$out"; then
         echo "make.sh: $out is stale: it differs from a fresh bundle." >&2
@@ -85,8 +89,10 @@ if [ "$check" = 1 ]; then
     tool size "$out"
     echo "$out is current"
 else
-    tool finish "$tmp/raw.rs" "$tmp/othello.rs" "$root"
+    tool finish "$tmp/raw.rs" "$tmp/finished.rs" "$root" >/dev/null
+    tool minify "$tmp/finished.rs" -o "$tmp/othello.rs"
     compiles "$tmp/othello.rs"
     cp "$tmp/othello.rs" "$out"
+    tool size "$out"
 fi
 echo "bundled in $(( ($(date +%s%N) - started) / 1000000 )) ms"

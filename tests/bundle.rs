@@ -40,6 +40,10 @@ const TURN_LIMIT: Duration = Duration::from_millis(150);
 const GAME_BUDGET_MS: &str = "60";
 /// Depth of the fixed-depth comparison of the bundle with the native binary.
 const COMPARE_DEPTH: &str = "5";
+/// Positions compared at [`COMPARE_DEPTH`].
+const COMPARED_POSITIONS: usize = 240;
+/// Positions with at most this many empty squares are also compared solved.
+const SOLVED_EMPTIES: u32 = 14;
 
 fn bundle_source() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("bundle/othello.rs")
@@ -159,30 +163,85 @@ fn random_positions(games: u64) -> Vec<Board> {
     out
 }
 
-#[test]
-fn bundle_plays_the_same_moves_as_the_native_binary_at_fixed_depth() {
-    // One bot process answers 60 positions in turn (its table carries over,
-    // the same way in both), as player 0.
-    let boards: Vec<Board> = random_positions(3)
-        .into_iter()
-        .step_by(3)
-        .take(60)
-        .collect();
+/// The answer line without its time: the move and the MSG's depth and score
+/// (`d5 +3 12ms` becomes `d5 +3`; a message without a time stays whole).
+fn without_time(line: &str) -> String {
+    let answer = parse_answer(line).unwrap_or_else(|e| panic!("{line:?}: {e}"));
+    let message = answer.message.unwrap_or_default();
+    let mut words: Vec<&str> = message.split_whitespace().collect();
+    if words.len() > 1 {
+        words.pop();
+    }
+    format!("{} {}", answer.square, words.join(" "))
+}
+
+/// Runs the native binary and the bundle with `args` on `boards` (one bot
+/// process each, answering every position in turn as player 0, its table
+/// carrying over the same way in both); checks that they give the same
+/// answers (without the time) and returns them.
+fn compare_with_native(boards: &[Board], args: &[&str]) -> Vec<String> {
     let mut input = format_init(Color::Black);
-    for b in &boards {
+    for b in boards {
         input.push_str(&format_turn(b.player, b.opponent, None, b.moves().0));
     }
-    let args = ["--depth", COMPARE_DEPTH];
-    let moves = |out: String| -> Vec<String> {
-        // MSG holds milliseconds: compare the moves only.
-        out.lines()
-            .map(|l| parse_answer(l).unwrap().square.to_string())
-            .collect()
-    };
-    let native = moves(run_with_input(Path::new(native_binary()), &args, &input));
-    let bundle = moves(run_with_input(bundle_binary(), &args, &input));
+    let answers = |out: String| -> Vec<String> { out.lines().map(without_time).collect() };
+    let bundle_binary = bundle_binary();
+    let _cpu = cpu();
+    let native = answers(run_with_input(Path::new(native_binary()), args, &input));
+    let bundle = answers(run_with_input(bundle_binary, args, &input));
     assert_eq!(native.len(), boards.len());
-    assert_eq!(bundle, native);
+    for (i, (n, b)) in native.iter().zip(&bundle).enumerate() {
+        assert_eq!(b, n, "{args:?}, position {i}: {:?}", boards[i]);
+    }
+    assert_eq!(bundle.len(), native.len());
+    native
+}
+
+#[test]
+fn bundle_plays_the_same_moves_as_the_native_binary_at_fixed_depth() {
+    // Midgame: 240 positions of 8 random games, every other ply, searched
+    // at a fixed depth (the solver is off then).
+    let positions = random_positions(8);
+    let boards: Vec<Board> = positions
+        .iter()
+        .copied()
+        .step_by(2)
+        .take(COMPARED_POSITIONS)
+        .collect();
+    assert_eq!(boards.len(), COMPARED_POSITIONS);
+    let answers = compare_with_native(&boards, &["--depth", COMPARE_DEPTH]);
+    assert!(
+        answers.iter().all(|a| a
+            .split(' ')
+            .nth(1)
+            .is_some_and(|m| m.starts_with(['d', 's']))),
+        "{answers:?}"
+    );
+    // Endgame: every position of the same games with at most
+    // SOLVED_EMPTIES empty squares, solved exactly (a time budget, not a
+    // depth, turns the solver on; these solves take milliseconds, so the
+    // budget never ends one).
+    let endgames: Vec<Board> = positions
+        .iter()
+        .copied()
+        .filter(|b| b.empty_count() <= SOLVED_EMPTIES)
+        .collect();
+    assert!(
+        endgames.len() >= 100,
+        "{} endgame positions",
+        endgames.len()
+    );
+    let answers = compare_with_native(&endgames, &["--time-ms", "60000"]);
+    let exact = answers
+        .iter()
+        .filter(|a| a.split(' ').nth(1).is_some_and(|m| m.starts_with('e')))
+        .count();
+    assert_eq!(exact, endgames.len(), "not all solved exactly: {answers:?}");
+    eprintln!(
+        "{} midgame positions at depth {COMPARE_DEPTH} and {} exact solves: the same answers",
+        boards.len(),
+        endgames.len()
+    );
 }
 
 #[test]

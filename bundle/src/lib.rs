@@ -25,9 +25,14 @@
 //! and strips
 //! [`ONLY_IN_SUBMISSION`] from the item it precedes ([`resolve_bin_cfgs`]).
 //!
+//! After [`finish`], `bundle/make.sh` renames the identifiers with
+//! [`minify::minify`] (`bundle minify`), which parses the file with `syn`.
+//!
 //! The file is scanned with a small lexer that knows Rust's string, raw
 //! string, byte string and char literals, lifetimes and comments, so nothing
 //! inside a literal is mistaken for code.
+
+pub mod minify;
 
 /// The spaces cargo-equip puts before each line of a bundled library: it
 /// nests the library three modules deep (`mod __cargo_equip { pub(crate) mod

@@ -3,13 +3,19 @@
 //! ```text
 //! bundle finish RAW OUT ROOT   repair cargo-equip's RAW output into OUT, then report
 //! bundle size FILE             report FILE's size as CodinGame counts it
+//! bundle minify IN -o OUT [--no CLASS]...
+//!                              rename IN's identifiers into OUT (CLASS: locals,
+//!                              fields, functions, types, variants, constants,
+//!                              modules), print the sizes before and after
 //! ```
 
+use bundle::minify::{minify, Class, Options};
 use bundle::{finish, measure, CODE_LIMIT};
 use std::io::Write;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: bundle finish RAW OUT ROOT | bundle size FILE";
+const USAGE: &str = "usage: bundle finish RAW OUT ROOT | bundle size FILE | \
+                     bundle minify IN -o OUT [--no CLASS]...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,6 +41,35 @@ fn run(args: &[String]) -> Result<(), String> {
             report(out, &text)
         }
         ["size", file] => report(file, &read(file)?),
+        ["minify", input, "-o", out, rest @ ..] => {
+            let mut opts = Options::default();
+            let mut flags = rest.iter();
+            while let Some(flag) = flags.next() {
+                let class = match (*flag, flags.next()) {
+                    ("--no", Some(name)) => Class::parse(name)
+                        .ok_or_else(|| format!("unknown class {name:?}\n{USAGE}"))?,
+                    _ => return Err(format!("bad arguments {args:?}\n{USAGE}")),
+                };
+                opts.classes.remove(&class);
+            }
+            let before = read(input)?;
+            // On failure nothing is written.
+            let after = minify(&before, &opts).map_err(|e| format!("{input}: {e}"))?;
+            std::fs::write(out, &after.text).map_err(|e| format!("cannot write {out}: {e}"))?;
+            let (b, a) = (measure(&before)?, measure(&after.text)?);
+            let line = format!(
+                "{input}: {} characters (code {}, data {}) -> {out}: {} (code {}, data {}), {} fewer\n",
+                b.total,
+                b.code(),
+                b.data,
+                a.total,
+                a.code(),
+                a.data,
+                b.total as i64 - a.total as i64
+            );
+            let _ = std::io::stdout().write_all(line.as_bytes());
+            Ok(())
+        }
         _ => Err(format!("bad arguments {args:?}\n{USAGE}")),
     }
 }

@@ -1,0 +1,1457 @@
+//! `bundle minify`: renames the identifiers of a one-file Rust program to
+//! short names and prints it without spaces that are not needed.
+//!
+//! The program is parsed with `syn`; every identifier is classified by its
+//! syntactic position, never by a regular expression.
+//!
+//! - **Crate names** (functions, methods, types, traits, fields, variants,
+//!   constants, statics, modules, generic parameters): a name the program
+//!   defines gets one short name everywhere it appears outside a local
+//!   scope (a consistent, injective renaming of the whole file). A name is
+//!   kept when std also has it ([`STD_NAMES`], rustdoc's list of std's
+//!   public items, methods, fields, variants...), when a trait the program
+//!   does not define requires it (the items of `impl Trait for T`), or when
+//!   it appears in a macro body that is not parsed (see below).
+//! - **Locals** (parameters, `let`, closure arguments, match, `for`,
+//!   `if let` and `while let` bindings): renamed per item, with real lexical
+//!   scopes: `let moves = moves(p);` keeps calling the function. A local's
+//!   new name avoids every non-local name that item refers to.
+//! - Macros: the std formatting and assertion macros (`format!`,
+//!   `write!`, `println!`, `assert!`, `vec!`...) are parsed as expressions,
+//!   and the inline arguments of their format string (`{name}`,
+//!   `{name:?}`, `{:width$}`) are renamed with them; nothing else in a
+//!   string literal changes. A macro whose body is a function
+//!   (cargo-equip's `fast_fn!{fn ...}`) is processed as that function. Any
+//!   other macro body (and `macro_rules!` definitions) is left alone, and
+//!   the names in it are kept everywhere.
+//! - Never renamed: lifetimes and loop labels, attributes, macro names,
+//!   `main`, keywords, raw identifiers of std.
+//!
+//! Shorter names go to the more frequent identifiers (ties broken by name),
+//! so the output is deterministic. A name keeps its case class: a name that
+//! starts with an upper-case letter gets one that does too, so a local
+//! binding never becomes a constant's or variant's name in a pattern.
+
+use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
+use quote::ToTokens;
+use std::collections::{BTreeMap, BTreeSet};
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::visit_mut::{self, VisitMut};
+use syn::{
+    Arm, Expr, ExprClosure, ExprForLoop, ExprIf, ExprLet, ExprMethodCall, ExprPath, ExprStruct,
+    ExprWhile, FieldPat, FieldValue, Ident, ImplItem, Item, Lit, Local, Macro, Member, Pat,
+    TraitItem, UseTree,
+};
+
+/// std's names (rustdoc's items, methods, fields, variants, associated
+/// constants and types of `std`, `core` and `alloc`), one a line; generated
+/// by `bundle/std-names.sh`.
+pub const STD_NAMES: &str = include_str!("std_names.txt");
+
+/// Keywords (all editions, reserved ones included) and primitive types: never
+/// a new name, never renamed.
+const RESERVED: &str = "\
+abstract as async await become box break const continue crate do dyn \
+else enum extern false final fn for gen if impl in let loop macro \
+match mod move mut override priv pub ref return self Self static \
+struct super trait true try type typeof union unsafe unsized use \
+virtual where while yield main bool char str u8 u16 u32 u64 u128 usize \
+i8 i16 i32 i64 i128 isize f16 f32 f64 f128 std core alloc macro_rules \
+auto default safe raw _";
+
+/// Macros whose body is a comma-separated list of expressions, and the
+/// index of their format string (if any).
+const EXPR_MACROS: &[(&str, Option<usize>)] = &[
+    ("format", Some(0)),
+    ("print", Some(0)),
+    ("println", Some(0)),
+    ("eprint", Some(0)),
+    ("eprintln", Some(0)),
+    ("panic", Some(0)),
+    ("unreachable", Some(0)),
+    ("todo", Some(0)),
+    ("unimplemented", Some(0)),
+    ("format_args", Some(0)),
+    ("write", Some(1)),
+    ("writeln", Some(1)),
+    ("assert", Some(1)),
+    ("debug_assert", Some(1)),
+    ("assert_eq", Some(2)),
+    ("assert_ne", Some(2)),
+    ("debug_assert_eq", Some(2)),
+    ("debug_assert_ne", Some(2)),
+    ("vec", None),
+    ("dbg", None),
+    ("is_x86_feature_detected", None),
+];
+
+/// The kinds of names, for turning a class of renames off (to measure what
+/// each saves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Class {
+    /// Parameters and local bindings.
+    Locals,
+    /// Struct and variant fields.
+    Fields,
+    /// Functions and methods.
+    Functions,
+    /// Structs, enums, unions, traits, type aliases, associated types,
+    /// generic parameters.
+    Types,
+    /// Enum variants.
+    Variants,
+    /// Constants, statics, const generic parameters.
+    Constants,
+    /// Modules and `use ... as` aliases.
+    Modules,
+}
+
+impl Class {
+    /// Every class, in report order.
+    pub const ALL: [Class; 7] = [
+        Class::Locals,
+        Class::Fields,
+        Class::Functions,
+        Class::Types,
+        Class::Variants,
+        Class::Constants,
+        Class::Modules,
+    ];
+
+    /// The class's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Locals => "locals",
+            Class::Fields => "fields",
+            Class::Functions => "functions",
+            Class::Types => "types",
+            Class::Variants => "variants",
+            Class::Constants => "constants",
+            Class::Modules => "modules",
+        }
+    }
+
+    /// The class named `name`.
+    pub fn parse(name: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// What to rename.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The classes renamed (all by default).
+    pub classes: BTreeSet<Class>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            classes: Class::ALL.into_iter().collect(),
+        }
+    }
+}
+
+/// The result of [`minify`].
+#[derive(Clone, Debug)]
+pub struct Minified {
+    /// The renamed program, compactly printed, ending with a line break.
+    pub text: String,
+    /// Crate names renamed, and to what.
+    pub renamed: BTreeMap<String, String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    /// The whole file: definitions, kept names, frequencies.
+    Global,
+    /// One item's locals (nested items skipped).
+    Context,
+    /// Renaming.
+    Apply,
+}
+
+#[derive(Default)]
+struct ContextStats {
+    /// Occurrences of each local name.
+    locals: BTreeMap<String, usize>,
+    /// Non-local names referred to (original spelling).
+    others: BTreeSet<String>,
+    /// Names in unparsed macro bodies.
+    pinned: BTreeSet<String>,
+}
+
+struct Walker<'a> {
+    mode: Mode,
+    opts: &'a Options,
+    global: &'a BTreeMap<String, String>,
+    /// Bound local names, innermost scope last.
+    scopes: Vec<Vec<String>>,
+    /// The current item's local renames.
+    locals: BTreeMap<String, String>,
+    ctx: ContextStats,
+    // Global mode's findings.
+    defined: BTreeMap<String, BTreeSet<Class>>,
+    counts: BTreeMap<String, usize>,
+    kept: BTreeSet<String>,
+    /// Names bound as locals somewhere.
+    local_names: BTreeSet<String>,
+    traits: BTreeSet<String>,
+    /// `impl Trait for T`: the trait's name and the items' names.
+    trait_impls: Vec<(String, Vec<String>)>,
+    /// Format strings rewritten: (old literal, new literal).
+    rewritten: Vec<(String, String)>,
+    error: Option<String>,
+}
+
+fn name_of(i: &Ident) -> String {
+    i.to_string()
+}
+
+fn bare(name: &str) -> &str {
+    name.strip_prefix("r#").unwrap_or(name)
+}
+
+fn is_binding_name(name: &str) -> bool {
+    bare(name)
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_lowercase() || c == '_')
+}
+
+fn line_of(span: proc_macro2::Span) -> usize {
+    span.start().line
+}
+
+impl<'a> Walker<'a> {
+    fn new(mode: Mode, opts: &'a Options, global: &'a BTreeMap<String, String>) -> Walker<'a> {
+        Walker {
+            mode,
+            opts,
+            global,
+            scopes: Vec::new(),
+            locals: BTreeMap::new(),
+            ctx: ContextStats::default(),
+            defined: BTreeMap::new(),
+            counts: BTreeMap::new(),
+            kept: BTreeSet::new(),
+            local_names: BTreeSet::new(),
+            traits: BTreeSet::new(),
+            trait_impls: Vec::new(),
+            rewritten: Vec::new(),
+            error: None,
+        }
+    }
+
+    fn fail(&mut self, span: proc_macro2::Span, name: &str, why: &str) {
+        if self.error.is_none() {
+            self.error = Some(format!(
+                "line {}: cannot rename `{name}`: {why}",
+                line_of(span)
+            ));
+        }
+    }
+
+    fn define(&mut self, ident: &Ident, class: Class) {
+        if self.mode == Mode::Global {
+            self.defined
+                .entry(name_of(ident))
+                .or_default()
+                .insert(class);
+        }
+    }
+
+    fn is_local(&self, name: &str) -> bool {
+        self.scopes
+            .iter()
+            .rev()
+            .any(|s| s.iter().any(|n| n == name))
+    }
+
+    /// A non-local occurrence of a name.
+    fn other(&mut self, ident: &mut Ident, record: bool) {
+        let name = name_of(ident);
+        match self.mode {
+            Mode::Global => *self.counts.entry(name).or_default() += 1,
+            Mode::Context => {
+                if record {
+                    self.ctx.others.insert(name);
+                }
+            }
+            Mode::Apply => {
+                if let Some(new) = self.global.get(&name) {
+                    *ident = Ident::new(new, ident.span());
+                }
+            }
+        }
+    }
+
+    /// An occurrence of a local.
+    fn local(&mut self, ident: &mut Ident) {
+        let name = name_of(ident);
+        match self.mode {
+            Mode::Global => {
+                self.local_names.insert(name);
+            }
+            Mode::Context => *self.ctx.locals.entry(name).or_default() += 1,
+            Mode::Apply => {
+                if let Some(new) = self.locals.get(&name) {
+                    *ident = Ident::new(new, ident.span());
+                }
+            }
+        }
+    }
+
+    /// A binding introduced by a pattern.
+    fn bind(&mut self, ident: &mut Ident) {
+        let name = name_of(ident);
+        match self.scopes.last_mut() {
+            Some(scope) => scope.push(name),
+            None => self.scopes.push(vec![name]),
+        }
+        self.local(ident);
+    }
+
+    /// The new spelling of a name in value position (format strings).
+    fn resolve_name(&mut self, name: &str, span: proc_macro2::Span) -> String {
+        let mut ident = match syn::parse_str::<Ident>(name) {
+            Ok(mut i) => {
+                i.set_span(span);
+                i
+            }
+            Err(_) => return name.to_string(),
+        };
+        if self.is_local(name) {
+            self.local(&mut ident);
+        } else {
+            self.other(&mut ident, true);
+        }
+        name_of(&ident)
+    }
+
+    fn pin(&mut self, tokens: &TokenStream) {
+        let mut prev_dollar = false;
+        let mut prev_quote = false;
+        for tt in tokens.clone() {
+            match &tt {
+                // Not a macro's metavariable (`$x`) nor a lifetime (`'a`).
+                TokenTree::Ident(i) if !prev_dollar && !prev_quote => {
+                    let name = name_of(i);
+                    match self.mode {
+                        Mode::Global => {
+                            self.kept.insert(name);
+                        }
+                        Mode::Context => {
+                            self.ctx.pinned.insert(name);
+                        }
+                        Mode::Apply => {}
+                    }
+                }
+                TokenTree::Group(g) => self.pin(&g.stream()),
+                _ => {}
+            }
+            prev_dollar = matches!(&tt, TokenTree::Punct(p) if p.as_char() == '$');
+            prev_quote = matches!(&tt, TokenTree::Punct(p) if p.as_char() == '\'');
+        }
+    }
+
+    /// Runs `walk` as a new item context: its own scopes and locals.
+    fn context<F: FnMut(&mut Self)>(&mut self, mut walk: F) {
+        if self.mode == Mode::Context {
+            return; // a nested item: its own context, later
+        }
+        let scopes = std::mem::take(&mut self.scopes);
+        let locals = std::mem::take(&mut self.locals);
+        let ctx = std::mem::take(&mut self.ctx);
+        if self.mode == Mode::Apply {
+            self.mode = Mode::Context;
+            walk(self);
+            self.mode = Mode::Apply;
+            self.scopes.clear();
+            self.assign_locals();
+        }
+        walk(self);
+        self.scopes = scopes;
+        self.locals = locals;
+        self.ctx = ctx;
+    }
+
+    fn assign_locals(&mut self) {
+        let ctx = std::mem::take(&mut self.ctx);
+        self.locals.clear();
+        if !self.opts.classes.contains(&Class::Locals) {
+            return;
+        }
+        let mut forbidden: BTreeSet<String> =
+            RESERVED.split_whitespace().map(str::to_string).collect();
+        for n in &ctx.others {
+            forbidden.insert(self.global.get(n).unwrap_or(n).clone());
+        }
+        forbidden.extend(ctx.pinned.iter().cloned());
+        let mut order: Vec<(&String, &usize)> = ctx
+            .locals
+            .iter()
+            .filter(|(n, _)| !ctx.pinned.contains(*n))
+            .collect();
+        // Pinned locals keep their names: no other local may take them.
+        for n in ctx.locals.keys() {
+            if ctx.pinned.contains(n) {
+                forbidden.insert(n.clone());
+            }
+        }
+        order.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let mut names = NameSource::new(false);
+        for (name, _) in order {
+            let new = names.next_free(&forbidden);
+            self.locals.insert(name.clone(), new);
+        }
+    }
+
+    fn walk_fn_body(&mut self, sig: &mut syn::Signature, block: Option<&mut syn::Block>) {
+        self.scopes.push(Vec::new());
+        self.visit_signature_mut(sig);
+        if let Some(b) = block {
+            self.visit_block_mut(b);
+        }
+        self.scopes.pop();
+    }
+
+    fn process_macro(&mut self, mac: &mut Macro) {
+        let name = mac
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        if let Some(&(_, fmt)) = EXPR_MACROS.iter().find(|(n, _)| *n == name) {
+            if name == "vec" {
+                if let Ok((mut a, semi, mut b)) =
+                    mac.parse_body_with(|input: syn::parse::ParseStream| {
+                        let a: Expr = input.parse()?;
+                        let semi: syn::Token![;] = input.parse()?;
+                        let b: Expr = input.parse()?;
+                        Ok((a, semi, b))
+                    })
+                {
+                    self.visit_expr_mut(&mut a);
+                    self.visit_expr_mut(&mut b);
+                    if self.mode == Mode::Apply {
+                        let mut ts = a.to_token_stream();
+                        semi.to_tokens(&mut ts);
+                        b.to_tokens(&mut ts);
+                        mac.tokens = ts;
+                    }
+                    return;
+                }
+            }
+            match mac.parse_body_with(Punctuated::<Expr, syn::Token![,]>::parse_terminated) {
+                Ok(mut args) => {
+                    for (k, arg) in args.iter_mut().enumerate() {
+                        if Some(k) == fmt {
+                            if let Expr::Lit(syn::ExprLit {
+                                lit: Lit::Str(s), ..
+                            }) = arg
+                            {
+                                self.format_string(s);
+                                continue;
+                            }
+                        }
+                        self.visit_expr_mut(arg);
+                    }
+                    if self.mode == Mode::Apply {
+                        mac.tokens = args.to_token_stream();
+                    }
+                }
+                Err(_) => self.pin(&mac.tokens.clone()),
+            }
+            return;
+        }
+        // A macro whose body is a function (cargo-equip's `fast_fn!`).
+        if let Ok(f) = mac.parse_body::<syn::ImplItemFn>() {
+            let mut item = ImplItem::Fn(f);
+            self.visit_impl_item_mut(&mut item);
+            if self.mode == Mode::Apply {
+                mac.tokens = item.to_token_stream();
+            }
+            return;
+        }
+        self.pin(&mac.tokens.clone());
+    }
+
+    /// Renames the inline arguments of a format string.
+    fn format_string(&mut self, s: &mut syn::LitStr) {
+        let old = s.token().to_string();
+        let span = s.span();
+        let b: Vec<char> = old.chars().collect();
+        let mut out = String::with_capacity(old.len());
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            if c == '{' && b.get(i + 1) == Some(&'{') {
+                out.push_str("{{");
+                i += 2;
+                continue;
+            }
+            if c == '}' && b.get(i + 1) == Some(&'}') {
+                out.push_str("}}");
+                i += 2;
+                continue;
+            }
+            if c != '{' {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            let Some(close) = (i + 1..b.len()).find(|&j| b[j] == '}') else {
+                self.fail(span, &old, "an unclosed `{` in a format string");
+                return;
+            };
+            let inner: String = b[i + 1..close].iter().collect();
+            let (arg, spec) = match inner.find(':') {
+                Some(k) => (&inner[..k], Some(&inner[k + 1..])),
+                None => (inner.as_str(), None),
+            };
+            out.push('{');
+            out.push_str(&self.format_name(arg.trim(), span));
+            if let Some(spec) = spec {
+                out.push(':');
+                // `name$` in the width or the precision.
+                let mut word = String::new();
+                for ch in spec.chars() {
+                    if ch.is_alphanumeric() || ch == '_' {
+                        word.push(ch);
+                    } else {
+                        if ch == '$' && !word.is_empty() {
+                            let renamed = self.format_name(&word, span);
+                            out.push_str(&renamed);
+                        } else {
+                            out.push_str(&word);
+                        }
+                        word.clear();
+                        out.push(ch);
+                    }
+                }
+                out.push_str(&word);
+            }
+            out.push('}');
+            i = close + 1;
+        }
+        if out != old && self.mode == Mode::Apply {
+            let lit = out
+                .parse::<TokenStream>()
+                .ok()
+                .and_then(|ts| ts.into_iter().next())
+                .and_then(|tt| match tt {
+                    TokenTree::Literal(l) => Some(l),
+                    _ => None,
+                });
+            match lit.map(Lit::new) {
+                Some(Lit::Str(new)) => {
+                    self.rewritten.push((old, out));
+                    *s = new;
+                }
+                _ => self.fail(span, &old, "the renamed format string does not parse"),
+            }
+        }
+    }
+
+    fn format_name(&mut self, arg: &str, span: proc_macro2::Span) -> String {
+        let is_name = arg
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && arg != "_";
+        if is_name {
+            self.resolve_name(arg, span)
+        } else {
+            arg.to_string()
+        }
+    }
+
+    fn use_tree(&mut self, tree: &mut UseTree) {
+        match tree {
+            UseTree::Path(p) => {
+                self.other(&mut p.ident, true);
+                self.use_tree(&mut p.tree);
+            }
+            UseTree::Name(n) => self.other(&mut n.ident, true),
+            UseTree::Rename(r) => {
+                self.other(&mut r.ident, true);
+                self.define(&r.rename, Class::Modules);
+                self.other(&mut r.rename, true);
+            }
+            UseTree::Glob(_) => {}
+            UseTree::Group(g) => {
+                for t in g.items.iter_mut() {
+                    self.use_tree(t);
+                }
+            }
+        }
+    }
+
+    fn generics(&mut self, g: &syn::Generics) {
+        for p in &g.params {
+            match p {
+                syn::GenericParam::Type(t) => self.define(&t.ident, Class::Types),
+                syn::GenericParam::Const(c) => self.define(&c.ident, Class::Constants),
+                syn::GenericParam::Lifetime(_) => {}
+            }
+        }
+    }
+
+    fn fields(&mut self, fields: &syn::Fields) {
+        for f in fields {
+            if let Some(i) = &f.ident {
+                self.define(i, Class::Fields);
+            }
+        }
+    }
+}
+
+impl VisitMut for Walker<'_> {
+    fn visit_item_mut(&mut self, item: &mut Item) {
+        if self.mode == Mode::Context {
+            return;
+        }
+        if let Item::Macro(m) = item {
+            if m.mac.path.is_ident("macro_rules") {
+                if let Some(i) = &m.ident {
+                    if self.mode == Mode::Global {
+                        self.kept.insert(name_of(i));
+                    }
+                }
+                let tokens = m.mac.tokens.clone();
+                self.pin(&tokens);
+                return;
+            }
+        }
+        if self.mode == Mode::Global {
+            match &*item {
+                Item::Fn(f) => {
+                    self.define(&f.sig.ident, Class::Functions);
+                    self.generics(&f.sig.generics);
+                }
+                Item::Struct(s) => {
+                    self.define(&s.ident, Class::Types);
+                    self.generics(&s.generics);
+                    self.fields(&s.fields);
+                }
+                Item::Union(u) => {
+                    self.define(&u.ident, Class::Types);
+                    self.generics(&u.generics);
+                    for f in &u.fields.named {
+                        if let Some(i) = &f.ident {
+                            self.define(i, Class::Fields);
+                        }
+                    }
+                }
+                Item::Enum(e) => {
+                    self.define(&e.ident, Class::Types);
+                    self.generics(&e.generics);
+                    for v in &e.variants {
+                        self.define(&v.ident, Class::Variants);
+                        self.fields(&v.fields);
+                    }
+                }
+                Item::Trait(t) => {
+                    self.define(&t.ident, Class::Types);
+                    self.traits.insert(name_of(&t.ident));
+                    self.generics(&t.generics);
+                    for ti in &t.items {
+                        match ti {
+                            TraitItem::Fn(f) => {
+                                self.define(&f.sig.ident, Class::Functions);
+                                self.generics(&f.sig.generics);
+                            }
+                            TraitItem::Const(c) => self.define(&c.ident, Class::Constants),
+                            TraitItem::Type(ty) => self.define(&ty.ident, Class::Types),
+                            _ => {}
+                        }
+                    }
+                }
+                Item::Type(t) => {
+                    self.define(&t.ident, Class::Types);
+                    self.generics(&t.generics);
+                }
+                Item::Const(c) => self.define(&c.ident, Class::Constants),
+                Item::Static(s) => self.define(&s.ident, Class::Constants),
+                Item::Mod(m) => self.define(&m.ident, Class::Modules),
+                Item::Impl(i) => {
+                    self.generics(&i.generics);
+                    if let Some((_, path, _)) = &i.trait_ {
+                        let t = path
+                            .segments
+                            .last()
+                            .map(|s| s.ident.to_string())
+                            .unwrap_or_default();
+                        let names = i
+                            .items
+                            .iter()
+                            .filter_map(|ii| match ii {
+                                ImplItem::Fn(f) => Some(name_of(&f.sig.ident)),
+                                ImplItem::Const(c) => Some(name_of(&c.ident)),
+                                ImplItem::Type(t) => Some(name_of(&t.ident)),
+                                _ => None,
+                            })
+                            .collect();
+                        self.trait_impls.push((t, names));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Item::Use(u) = item {
+            self.use_tree(&mut u.tree);
+            return;
+        }
+        self.context(|w| visit_mut::visit_item_mut(w, item));
+    }
+
+    fn visit_impl_item_mut(&mut self, item: &mut ImplItem) {
+        if self.mode == Mode::Context {
+            return;
+        }
+        if self.mode == Mode::Global {
+            match &*item {
+                ImplItem::Fn(f) => {
+                    self.define(&f.sig.ident, Class::Functions);
+                    self.generics(&f.sig.generics);
+                }
+                ImplItem::Const(c) => self.define(&c.ident, Class::Constants),
+                ImplItem::Type(t) => self.define(&t.ident, Class::Types),
+                _ => {}
+            }
+        }
+        self.context(|w| visit_mut::visit_impl_item_mut(w, item));
+    }
+
+    fn visit_trait_item_mut(&mut self, item: &mut TraitItem) {
+        if self.mode == Mode::Context {
+            return;
+        }
+        self.context(|w| visit_mut::visit_trait_item_mut(w, item));
+    }
+
+    fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
+        for a in &mut f.attrs {
+            self.visit_attribute_mut(a);
+        }
+        self.visit_visibility_mut(&mut f.vis);
+        self.walk_fn_body(&mut f.sig, Some(&mut *f.block));
+    }
+
+    fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
+        self.visit_visibility_mut(&mut f.vis);
+        self.walk_fn_body(&mut f.sig, Some(&mut f.block));
+    }
+
+    fn visit_trait_item_fn_mut(&mut self, f: &mut syn::TraitItemFn) {
+        self.walk_fn_body(&mut f.sig, f.default.as_mut());
+    }
+
+    fn visit_attribute_mut(&mut self, _: &mut syn::Attribute) {}
+
+    fn visit_lifetime_mut(&mut self, _: &mut syn::Lifetime) {}
+
+    fn visit_macro_mut(&mut self, mac: &mut Macro) {
+        self.process_macro(mac);
+    }
+
+    fn visit_ident_mut(&mut self, i: &mut Ident) {
+        self.other(i, true);
+    }
+
+    fn visit_member_mut(&mut self, m: &mut Member) {
+        if let Member::Named(i) = m {
+            self.other(i, false);
+        }
+    }
+
+    fn visit_expr_method_call_mut(&mut self, e: &mut ExprMethodCall) {
+        self.visit_expr_mut(&mut e.receiver);
+        self.other(&mut e.method, false);
+        if let Some(t) = &mut e.turbofish {
+            self.visit_angle_bracketed_generic_arguments_mut(t);
+        }
+        for a in e.args.iter_mut() {
+            self.visit_expr_mut(a);
+        }
+    }
+
+    fn visit_expr_path_mut(&mut self, e: &mut ExprPath) {
+        let p = &mut e.path;
+        if e.qself.is_none()
+            && p.leading_colon.is_none()
+            && p.segments.len() == 1
+            && p.segments[0].arguments.is_none()
+            && self.is_local(&name_of(&p.segments[0].ident))
+        {
+            self.local(&mut p.segments[0].ident);
+            return;
+        }
+        visit_mut::visit_expr_path_mut(self, e);
+    }
+
+    fn visit_block_mut(&mut self, b: &mut syn::Block) {
+        self.scopes.push(Vec::new());
+        for s in &mut b.stmts {
+            self.visit_stmt_mut(s);
+        }
+        self.scopes.pop();
+    }
+
+    fn visit_local_mut(&mut self, l: &mut Local) {
+        if let Some(init) = &mut l.init {
+            self.visit_expr_mut(&mut init.expr);
+            if let Some((_, d)) = &mut init.diverge {
+                self.visit_expr_mut(d);
+            }
+        }
+        self.visit_pat_mut(&mut l.pat);
+    }
+
+    fn visit_expr_closure_mut(&mut self, c: &mut ExprClosure) {
+        self.scopes.push(Vec::new());
+        for p in c.inputs.iter_mut() {
+            self.visit_pat_mut(p);
+        }
+        self.visit_return_type_mut(&mut c.output);
+        self.visit_expr_mut(&mut c.body);
+        self.scopes.pop();
+    }
+
+    fn visit_arm_mut(&mut self, a: &mut Arm) {
+        self.scopes.push(Vec::new());
+        self.visit_pat_mut(&mut a.pat);
+        if let Some((_, g)) = &mut a.guard {
+            self.visit_expr_mut(g);
+        }
+        self.visit_expr_mut(&mut a.body);
+        self.scopes.pop();
+    }
+
+    fn visit_expr_if_mut(&mut self, e: &mut ExprIf) {
+        self.scopes.push(Vec::new());
+        self.visit_expr_mut(&mut e.cond);
+        self.visit_block_mut(&mut e.then_branch);
+        self.scopes.pop();
+        if let Some((_, els)) = &mut e.else_branch {
+            self.visit_expr_mut(els);
+        }
+    }
+
+    fn visit_expr_while_mut(&mut self, e: &mut ExprWhile) {
+        self.scopes.push(Vec::new());
+        self.visit_expr_mut(&mut e.cond);
+        self.visit_block_mut(&mut e.body);
+        self.scopes.pop();
+    }
+
+    fn visit_expr_for_loop_mut(&mut self, e: &mut ExprForLoop) {
+        self.visit_expr_mut(&mut e.expr);
+        self.scopes.push(Vec::new());
+        self.visit_pat_mut(&mut e.pat);
+        self.visit_block_mut(&mut e.body);
+        self.scopes.pop();
+    }
+
+    fn visit_expr_let_mut(&mut self, e: &mut ExprLet) {
+        self.visit_expr_mut(&mut e.expr);
+        self.visit_pat_mut(&mut e.pat);
+    }
+
+    fn visit_expr_struct_mut(&mut self, e: &mut ExprStruct) {
+        if let Some(q) = &mut e.qself {
+            self.visit_qself_mut(q);
+        }
+        self.visit_path_mut(&mut e.path);
+        for f in e.fields.iter_mut() {
+            self.visit_field_value_mut(f);
+        }
+        if let Some(r) = &mut e.rest {
+            self.visit_expr_mut(r);
+        }
+    }
+
+    fn visit_field_value_mut(&mut self, f: &mut FieldValue) {
+        self.visit_member_mut(&mut f.member);
+        self.visit_expr_mut(&mut f.expr);
+        if f.colon_token.is_none() {
+            let same = match (&f.member, &f.expr) {
+                (Member::Named(m), Expr::Path(p)) => p.path.is_ident(m),
+                _ => true,
+            };
+            if !same {
+                f.colon_token = Some(Default::default());
+            }
+        }
+    }
+
+    fn visit_field_pat_mut(&mut self, f: &mut FieldPat) {
+        self.visit_member_mut(&mut f.member);
+        self.visit_pat_mut(&mut f.pat);
+        if f.colon_token.is_none() {
+            let same = match (&f.member, &*f.pat) {
+                (Member::Named(m), Pat::Ident(p)) => p.ident == *m,
+                _ => true,
+            };
+            if !same {
+                f.colon_token = Some(Default::default());
+            }
+        }
+    }
+
+    fn visit_pat_mut(&mut self, p: &mut Pat) {
+        match p {
+            Pat::Ident(pi) => {
+                let name = name_of(&pi.ident);
+                if is_binding_name(&name) {
+                    self.bind(&mut pi.ident);
+                } else {
+                    self.other(&mut pi.ident, true);
+                }
+                if let Some((_, sub)) = &mut pi.subpat {
+                    self.visit_pat_mut(sub);
+                }
+            }
+            _ => visit_mut::visit_pat_mut(self, p),
+        }
+    }
+}
+
+/// New names, shortest first: `a`..`z`, then two characters and more.
+struct NameSource {
+    upper: bool,
+    n: usize,
+}
+
+const FIRST_LOWER: &[u8] = b"abcdefghijklmnopqrstuvwxyz";
+const FIRST_UPPER: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const REST: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+
+impl NameSource {
+    fn new(upper: bool) -> NameSource {
+        NameSource { upper, n: 0 }
+    }
+
+    fn nth(&self, mut k: usize) -> String {
+        let first = if self.upper { FIRST_UPPER } else { FIRST_LOWER };
+        if k < first.len() {
+            return (first[k] as char).to_string();
+        }
+        k -= first.len();
+        let mut len = 1;
+        let mut block = first.len() * REST.len();
+        while k >= block {
+            k -= block;
+            len += 1;
+            block *= REST.len();
+        }
+        let mut tail = Vec::new();
+        for _ in 0..len {
+            tail.push(REST[k % REST.len()] as char);
+            k /= REST.len();
+        }
+        let mut s = String::new();
+        s.push(first[k] as char);
+        s.extend(tail.iter().rev());
+        s
+    }
+
+    fn next_free(&mut self, forbidden: &BTreeSet<String>) -> String {
+        loop {
+            let s = self.nth(self.n);
+            self.n += 1;
+            if !forbidden.contains(&s) {
+                return s;
+            }
+        }
+    }
+}
+
+/// Renames `src`'s identifiers (see the module docs) and prints it compactly.
+///
+/// # Errors
+/// When `src` does not parse, or a rename fails: the message names the
+/// identifier and its line.
+pub fn minify(src: &str, opts: &Options) -> Result<Minified, String> {
+    let mut file = syn::parse_file(src).map_err(|e| {
+        let at = e.span().start();
+        format!("line {}:{}: cannot parse: {e}", at.line, at.column + 1)
+    })?;
+    let empty = BTreeMap::new();
+    let mut g = Walker::new(Mode::Global, opts, &empty);
+    g.visit_file_mut(&mut file);
+    if let Some(e) = g.error {
+        return Err(e);
+    }
+    // Names kept: std's, keywords, those a foreign trait requires, pinned.
+    let mut kept: BTreeSet<String> = STD_NAMES.lines().map(str::to_string).collect();
+    kept.extend(RESERVED.split_whitespace().map(str::to_string));
+    kept.extend(g.kept.iter().cloned());
+    for (t, names) in &g.trait_impls {
+        if !g.traits.contains(t) {
+            kept.extend(names.iter().cloned());
+        }
+    }
+    let renamable: Vec<(&String, usize)> = g
+        .defined
+        .iter()
+        .filter(|(n, classes)| {
+            !kept.contains(*n)
+                && !kept.contains(bare(n))
+                && classes.iter().all(|c| opts.classes.contains(c))
+        })
+        .map(|(n, _)| (n, g.counts.get(n).copied().unwrap_or(0)))
+        .collect();
+    let renamable_set: BTreeSet<&String> = renamable.iter().map(|(n, _)| *n).collect();
+    // New names avoid every name that stays.
+    let mut forbidden = kept.clone();
+    for n in g.counts.keys() {
+        if !renamable_set.contains(n) {
+            forbidden.insert(n.clone());
+        }
+    }
+    if !opts.classes.contains(&Class::Locals) {
+        forbidden.extend(g.local_names.iter().cloned());
+    }
+    let mut sorted = renamable.clone();
+    sorted.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let mut lower = NameSource::new(false);
+    let mut upper = NameSource::new(true);
+    let mut global = BTreeMap::new();
+    for (name, _) in sorted {
+        let source = if is_binding_name(name) {
+            &mut lower
+        } else {
+            &mut upper
+        };
+        global.insert(name.clone(), source.next_free(&forbidden));
+    }
+    let mut a = Walker::new(Mode::Apply, opts, &global);
+    a.visit_file_mut(&mut file);
+    if let Some(e) = a.error {
+        return Err(e);
+    }
+    let mut text = print(file.to_token_stream());
+    text.push('\n');
+    check_strings(src, &text, &a.rewritten)?;
+    if let Err(e) = syn::parse_file(&text) {
+        let at = e.span().start();
+        return Err(format!(
+            "the renamed program does not parse (output line {}:{}): {e}",
+            at.line,
+            at.column + 1
+        ));
+    }
+    Ok(Minified {
+        text,
+        renamed: global,
+    })
+}
+
+/// Every string literal of `after` must be the one of `before`, except the
+/// format strings rewritten.
+fn check_strings(before: &str, after: &str, rewritten: &[(String, String)]) -> Result<(), String> {
+    let lits = |t: &str| -> Result<Vec<String>, String> {
+        Ok(crate::string_literals(t)?
+            .iter()
+            .map(|l| t[l.start..l.end].to_string())
+            .collect())
+    };
+    let (b, a) = (lits(before)?, lits(after)?);
+    if b.len() != a.len() {
+        return Err(format!(
+            "the renamed program has {} string literals, the original {}",
+            a.len(),
+            b.len()
+        ));
+    }
+    for (x, y) in b.iter().zip(&a) {
+        if x != y && !rewritten.iter().any(|(o, n)| o == x && n == y) {
+            return Err(format!("a string literal changed: {x} became {y}"));
+        }
+    }
+    Ok(())
+}
+
+/// Two punctuation characters that make one token when written together.
+fn fuses(a: char, b: char) -> bool {
+    matches!(
+        (a, b),
+        ('<', '<' | '=' | '-')
+            | ('>', '=')
+            | ('=', '=' | '>')
+            | ('!', '=')
+            | ('-', '>' | '=')
+            | ('+' | '*' | '%' | '^', '=')
+            | ('/', '=' | '/' | '*')
+            | ('*', '/')
+            | ('&', '=')
+            | ('|', '=')
+            | (':', ':')
+            | ('.', '.')
+            | ('#', '#')
+    )
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Last {
+    Start,
+    Word,
+    Punct(char, Spacing),
+    Open,
+}
+
+/// Prints tokens with a space only where two would otherwise fuse.
+pub fn print(ts: TokenStream) -> String {
+    let mut out = String::new();
+    let mut last = Last::Start;
+    print_into(ts, &mut out, &mut last);
+    out
+}
+
+fn print_into(ts: TokenStream, out: &mut String, last: &mut Last) {
+    for tt in ts {
+        match tt {
+            TokenTree::Ident(i) => {
+                if matches!(*last, Last::Word) {
+                    out.push(' ');
+                }
+                // `'a` is a quote then an identifier: keep them together.
+                out.push_str(&i.to_string());
+                *last = Last::Word;
+            }
+            TokenTree::Literal(l) => {
+                let s = l.to_string();
+                if matches!(*last, Last::Word) || matches!(*last, Last::Punct('\'', _)) {
+                    out.push(' ');
+                }
+                out.push_str(&s);
+                *last = Last::Word;
+            }
+            TokenTree::Punct(p) => {
+                let c = p.as_char();
+                match *last {
+                    Last::Punct(a, Spacing::Alone) if fuses(a, c) => out.push(' '),
+                    Last::Word if c == '\'' => out.push(' '),
+                    _ => {}
+                }
+                out.push(c);
+                *last = Last::Punct(c, p.spacing());
+            }
+            TokenTree::Group(g) => {
+                let (open, close) = match g.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Brace => ("{", "}"),
+                    Delimiter::Bracket => ("[", "]"),
+                    Delimiter::None => ("", ""),
+                };
+                out.push_str(open);
+                if !open.is_empty() {
+                    *last = Last::Open;
+                }
+                print_into(g.stream(), out, last);
+                out.push_str(close);
+                if !close.is_empty() {
+                    *last = Last::Open;
+                }
+            }
+        }
+    }
+}
+
+/// The line of the first token of `node` (for messages).
+pub fn line<T: Spanned>(node: &T) -> usize {
+    line_of(node.span())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+    use std::process::Command;
+
+    fn all() -> Options {
+        Options::default()
+    }
+
+    fn renamed(src: &str) -> String {
+        minify(src, &all()).unwrap_or_else(|e| panic!("{e}")).text
+    }
+
+    /// Compiles `src` (edition 2021) and runs it; its standard output.
+    fn run(name: &str, src: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("bundle-minify-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file: PathBuf = dir.join(format!("{name}.rs"));
+        std::fs::write(&file, src).unwrap();
+        let exe = dir.join(name);
+        let out = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
+            .args(["--edition", "2021", "-A", "warnings", "-o"])
+            .arg(&exe)
+            .arg(&file)
+            .output()
+            .expect("rustc runs");
+        assert!(
+            out.status.success(),
+            "{name} does not compile:\n{}\n{src}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = Command::new(&exe).output().unwrap();
+        assert!(out.status.success(), "{name} failed");
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// Renames `src`, checks that both versions compile and print the same,
+    /// and returns the renamed text.
+    fn same_behaviour(name: &str, src: &str) -> String {
+        let text = renamed(src);
+        let expected = run(&format!("{name}_orig"), src);
+        assert!(
+            !expected.is_empty(),
+            "{name}: the test program prints nothing"
+        );
+        assert_eq!(run(&format!("{name}_new"), &text), expected, "{text}");
+        text
+    }
+
+    fn words(text: &str) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        let mut w = String::new();
+        for c in text.chars().chain(std::iter::once(' ')) {
+            if c.is_alphanumeric() || c == '_' {
+                w.push(c);
+            } else if !w.is_empty() {
+                out.insert(std::mem::take(&mut w));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn shadowing_and_scopes_keep_their_meaning() {
+        let src = r#"
+fn moves(n: u32) -> u32 { n * 3 }
+fn main() {
+    let value = 1;
+    let value = value + 1;
+    {
+        let value = value * 10;
+        println!("inner {}", value);
+    }
+    let moves = moves(value);
+    let closure = |value: u32| value + moves;
+    println!("{} {} {}", value, moves, closure(5));
+    if let Some(value) = Some(7) { println!("{}", value); }
+    match Some(3) { Some(moves) if moves > 2 => println!("m{}", moves), _ => {} }
+    for value in 0..2 { println!("for {}", value); }
+    println!("{}", value);
+}"#;
+        let text = same_behaviour("shadowing", src);
+        assert!(!words(&text).contains("value"), "{text}");
+        assert!(!words(&text).contains("closure"), "{text}");
+    }
+
+    #[test]
+    fn field_init_shorthand_and_struct_patterns_are_expanded() {
+        let src = r#"
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Point { horizontal: i32, vertical: i32 }
+fn make(horizontal: i32) -> Point { let vertical = horizontal * 2; Point { horizontal, vertical } }
+fn main() {
+    let p = make(4);
+    let Point { horizontal, .. } = p;
+    let Point { vertical: v, horizontal: ref h } = p;
+    match p { Point { horizontal: 4, vertical } => println!("v {}", vertical), _ => {} }
+    println!("{} {} {} {}", horizontal, v, h, p == make(4));
+}"#;
+        let text = same_behaviour("shorthand", src);
+        for name in ["horizontal", "vertical", "Point", "make"] {
+            assert!(!words(&text).contains(name), "{name} left in {text}");
+        }
+    }
+
+    #[test]
+    fn a_field_and_a_method_with_the_same_name() {
+        let src = r#"
+struct Counter { total: u32 }
+impl Counter {
+    fn total(&self) -> u32 { self.total + 1 }
+    fn bump(&mut self) { self.total += 2; }
+}
+fn main() { let mut c = Counter { total: 1 }; c.bump(); println!("{} {}", c.total, c.total()); }"#;
+        let text = same_behaviour("field_method", src);
+        assert!(!words(&text).contains("total"), "{text}");
+    }
+
+    #[test]
+    fn trait_methods_shared_with_std_are_kept() {
+        let src = r#"
+use std::fmt;
+struct Digits { left: u32 }
+impl Iterator for Digits {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> { if self.left == 0 { None } else { self.left -= 1; Some(self.left) } }
+}
+impl fmt::Display for Digits { fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { write!(f, "D{}", self.left) } }
+impl Default for Digits { fn default() -> Self { Digits { left: 3 } } }
+impl Digits { fn len(&self) -> usize { self.left as usize } fn custom_name(&self) -> u32 { 5 } }
+fn main() {
+    let d = Digits::default();
+    println!("{} {} {}", d, d.len(), d.custom_name());
+    let v: Vec<u32> = Digits::default().collect();
+    println!("{:?} {}", v, v.len());
+}"#;
+        let text = same_behaviour("std_traits", src);
+        let w = words(&text);
+        for kept in ["next", "fmt", "default", "len", "Item", "Display"] {
+            assert!(w.contains(kept), "{kept} renamed in {text}");
+        }
+        assert!(!w.contains("custom_name"), "{text}");
+    }
+
+    #[test]
+    fn inline_format_arguments_follow_their_names() {
+        let src = r#"
+const LIMIT: u32 = 9;
+fn main() {
+    let count = 42;
+    let width = 6;
+    let label = "x";
+    let s = format!("{count}|{count:>width$}|{label:?}|{LIMIT}|{{count}}|{}", count + 1);
+    println!("{s}");
+    eprintln!("{count}");
+    assert!(count > 1, "count was {count}");
+    let mut out = String::new();
+    use std::fmt::Write;
+    write!(out, "[{label}]").unwrap();
+    println!("{out} {}", "{count} stays in a plain string");
+}"#;
+        let text = same_behaviour("format_args", src);
+        assert!(
+            text.contains("\"{count} stays in a plain string\""),
+            "{text}"
+        );
+        assert!(text.contains("{{count}}"), "{text}");
+        assert!(!words(&text).contains("width"), "{text}");
+    }
+
+    #[test]
+    fn closures_labels_and_raw_identifiers() {
+        let src = r#"
+struct Token { r#type: u8 }
+fn main() {
+    let r#match = 3;
+    let t = Token { r#type: r#match };
+    let add = |left: u32, right: u32| left + right + t.r#type as u32;
+    let mut found = 0;
+    'outer: for first in 0..10 {
+        for second in 0..10 {
+            if first * second == 12 { found = first; break 'outer; }
+        }
+    }
+    println!("{} {} {}", add(1, 2), found, r#match);
+}"#;
+        let text = same_behaviour("closures_labels_raw", src);
+        assert!(text.contains("'outer"), "{text}");
+        assert!(!words(&text).contains("left"), "{text}");
+    }
+
+    #[test]
+    fn use_paths_reexports_self_consts_variants_and_generics() {
+        let src = r#"
+mod geometry {
+    pub mod shapes {
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub enum Shape { Square(u32), Circle { radius: u32 }, Nothing }
+        pub fn area_of(s: Shape) -> u32 {
+            match s { Shape::Square(side) => side * side, Shape::Circle { radius } => 3 * radius * radius, Shape::Nothing => 0 }
+        }
+    }
+    pub use shapes::area_of as area;
+    pub use shapes::Shape;
+}
+use geometry::{area, Shape};
+use Shape::*;
+struct Grid;
+impl Grid { const CELLS: usize = 4; fn cells() -> usize { Self::CELLS * 2 } }
+fn largest<Item: PartialOrd + Copy, const COUNT: usize>(xs: [Item; COUNT]) -> Item {
+    let mut best = xs[0];
+    for x in xs { if x > best { best = x; } }
+    best
+}
+fn main() {
+    let shapes = [Square(3), Circle { radius: 2 }, Nothing];
+    for s in shapes { let kind = match s { Square(_) => "square", Circle { .. } => "circle", Nothing => "none" }; println!("{} {}", kind, area(s)); }
+    println!("{} {}", Grid::cells(), largest([3, 9, 4]));
+}"#;
+        let text = same_behaviour("paths_variants_generics", src);
+        for name in [
+            "geometry", "shapes", "area_of", "Square", "Circle", "CELLS", "COUNT", "largest",
+        ] {
+            assert!(!words(&text).contains(name), "{name} left in {text}");
+        }
+    }
+
+    #[test]
+    fn the_most_frequent_names_get_the_shortest_and_output_is_deterministic() {
+        let src = "fn rare()->u8{1}fn often()->u8{2}fn main(){let s=often()+often()+often()+rare();println!(\"{}\",s);}";
+        let a = renamed(src);
+        assert_eq!(a, renamed(src));
+        let map = minify(src, &all()).unwrap().renamed;
+        assert!(map["often"].len() <= map["rare"].len());
+        assert!(map["often"] < map["rare"], "{map:?}");
+        same_behaviour("frequency", src);
+    }
+
+    #[test]
+    fn classes_can_be_turned_off() {
+        let src = "struct Holder{inner:u8}fn main(){let local_name=Holder{inner:3};println!(\"{}\",local_name.inner);}";
+        let mut opts = all();
+        opts.classes.remove(&Class::Fields);
+        opts.classes.remove(&Class::Locals);
+        let text = minify(src, &opts).unwrap().text;
+        assert!(
+            text.contains("inner") && text.contains("local_name"),
+            "{text}"
+        );
+        assert!(!text.contains("Holder"), "{text}");
+    }
+
+    #[test]
+    fn failures_name_the_line() {
+        let e = minify("fn main() {\n    let = 3;\n}\n", &all()).unwrap_err();
+        assert!(e.starts_with("line 2:"), "{e}");
+        let e = minify(
+            "fn main() {\n let x = 1;\n println!(\"{x\", x);\n}\n",
+            &all(),
+        )
+        .unwrap_err();
+        assert!(e.contains("line 3") && e.contains("{x"), "{e}");
+    }
+
+    #[test]
+    fn unknown_macro_bodies_keep_their_names() {
+        let src = r#"
+macro_rules! twice { ($e:expr) => { $e * 2 } }
+fn helper_value() -> u32 { 4 }
+fn main() { let input_value = 3; println!("{} {}", twice!(input_value + helper_value()), stringify!(input_value)); }"#;
+        let text = same_behaviour("unknown_macros", src);
+        assert!(
+            text.contains("input_value") && text.contains("helper_value"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_printer_separates_only_what_would_fuse() {
+        let src = "fn f<'a>(x:&'a [u8],y:i32)->bool{let z=y< -1;let w=&&y;let r=0..=3;x.len()as i32>y&&z||**w==0&&r.contains(&1)&&b\"q\"[0]==b'q'}";
+        let text = print(syn::parse_file(src).unwrap().to_token_stream());
+        assert_eq!(
+            text,
+            "fn f<'a>(x:&'a[u8],y:i32)->bool{let z=y< -1;let w=&&y;let r=0..=3;x.len()as i32>y&&z||**w==0&&r.contains(&1)&&b\"q\"[0]==b'q'}"
+        );
+    }
+}
