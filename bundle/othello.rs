@@ -1,4 +1,4 @@
-pub use af::prelude::*;mod aC{pub use crate::af::prelude::*;use z::f::I;use z::ab::{AT,AH,AJ,AM};pub const Bf:&str="\
+#![allow(nonstandard_style)]pub use af::prelude::*;mod aC{pub use crate::af::prelude::*;use z::f::I;use z::ab::{AT,AH,AJ,AM};pub const Bf:&str="\
 usage:
   othello [OPTIONS]          play on CodinGame's protocol (stdin/stdout)
 options: --depth N, --time-ms N, --nodes N, --eval NAME, --seed N (see the crate's --help)
