@@ -1,9 +1,9 @@
 //! The command line (clap), and its checks that clap cannot make.
 
 use crate::play::PlayerSpec;
+use crate::record::Format;
 use crate::record::Shard;
 use crate::stats::Sprt;
-use crate::tournament::Format;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 

@@ -117,7 +117,7 @@ struct Kind {
 
 /// What a games file of `kind` holds, for messages.
 fn describe(kind: &str) -> &'static str {
-    if kind == crate::tournament::TournamentHeader::KIND {
+    if kind == crate::record::TournamentHeader::KIND {
         "a tournament's"
     } else {
         "a match's"
@@ -146,7 +146,7 @@ fn header_kind(first: &[u8]) -> Result<String, String> {
     }
     let text = std::str::from_utf8(first).map_err(|_| "not a games file of this referee")?;
     let kind: Kind = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let known = [Header::KIND, crate::tournament::TournamentHeader::KIND];
+    let known = [Header::KIND, crate::record::TournamentHeader::KIND];
     if !known.contains(&kind.kind.as_str()) || !text.ends_with('\n') {
         return Err("not a games file of this referee".into());
     }

@@ -62,6 +62,10 @@ fn main() -> ExitCode {
 
 fn run(mut args: Args, demo: bool) -> Result<(), String> {
     match &args.command {
+        Some(cli::Command::Report(r)) if is_tournament(&r.files)? => {
+            let t = tournament::read(&r.files)?;
+            return tournament_report::write(&t.header, &t.standings, &t.gaps, &r.output);
+        }
         Some(cli::Command::Report(r)) => return report::write(&r.files, &r.output),
         Some(cli::Command::Summary(s)) => return summary_command(s),
         Some(cli::Command::Tournament(t)) => return tournament::run(t),
@@ -363,7 +367,7 @@ fn summary_command(args: &cli::SummaryArgs) -> Result<(), String> {
 /// the others must agree, which reading them checks).
 fn is_tournament(files: &[PathBuf]) -> Result<bool, String> {
     match files.first() {
-        Some(path) => Ok(games_file::kind(path)? == tournament::TournamentHeader::KIND),
+        Some(path) => Ok(games_file::kind(path)? == record::TournamentHeader::KIND),
         None => Ok(false),
     }
 }

@@ -37,11 +37,6 @@ const MAX_MOVE: usize = 60;
 /// Unreadable or inconsistent input (see [`merge::stream`]), or an unwritable
 /// page.
 pub fn write(files: &[PathBuf], output: &Path) -> Result<(), String> {
-    if let Some(first) = files.first() {
-        if crate::games_file::kind(first)? == crate::tournament::TournamentHeader::KIND {
-            return crate::tournament_report::write(files, output);
-        }
-    }
     let mut numbers = Numbers::default();
     // Where each game is: its number, its file, the offset of its line.
     let mut places: Vec<(usize, usize, u64)> = Vec::new();

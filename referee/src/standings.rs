@@ -5,7 +5,7 @@
 
 use crate::rating::{self, Cell};
 use crate::record::{FaultKind, GameRecord, Side};
-use crate::tournament::{Format, TournamentHeader};
+use crate::record::{Format, TournamentHeader};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -331,7 +331,7 @@ pub fn text(s: &TournamentSummary) -> String {
 mod tests {
     use super::*;
     use crate::record::testing::record;
-    use crate::tournament::testing::header;
+    use crate::record::testing::tournament_header as header;
 
     #[test]
     fn games_fill_the_crosstable_and_the_list() {

@@ -15,111 +15,12 @@ use crate::cli::{self, TournamentArgs};
 use crate::games_file::{self, GamesWriter};
 use crate::merge::Gaps;
 use crate::play::{GameSetup, PlayerSpec, TimeLimits};
-use crate::record::{GameRecord, Shard, Side};
+use crate::record::{BotEntry, GameRecord, Shard, Side, TournamentHeader};
 use crate::standings::{self, Standings};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// Who plays whom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Format {
-    /// Every pair of bots.
-    RoundRobin,
-    /// The first bot against each of the others.
-    Gauntlet,
-}
-
-impl Format {
-    /// `round-robin` or `gauntlet`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::RoundRobin => "round-robin",
-            Format::Gauntlet => "gauntlet",
-        }
-    }
-}
-
-/// A bot of a tournament.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BotEntry {
-    /// Its display name (unique in the tournament).
-    pub name: String,
-    /// Its command line.
-    pub command: String,
-}
-
-/// The first line of a tournament's `--games-out` file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TournamentHeader {
-    /// Always [`TournamentHeader::KIND`].
-    pub kind: String,
-    /// The bots, in order.
-    pub bots: Vec<BotEntry>,
-    /// Who plays whom.
-    pub format: Format,
-    /// Games of each pair.
-    pub games_per_pair: usize,
-    /// The tournament seed.
-    pub seed: u64,
-    /// Where the openings came from.
-    pub openings: String,
-    /// `--turn-ms`.
-    pub turn_ms: u64,
-    /// `--first-turn-ms`.
-    pub first_turn_ms: u64,
-    /// `--margin-ms`.
-    pub margin_ms: u64,
-    /// `--memory-mb` (0: none).
-    pub memory_mb: u64,
-    /// The bot rated 0.
-    pub anchor: String,
-    /// `--shard`: the part of the tournament this file holds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<Shard>,
-}
-
-impl TournamentHeader {
-    /// The `kind` of a tournament's games file.
-    pub const KIND: &'static str = "othello-referee-tournament";
-
-    /// The pairs of bots, in schedule order: `(p1, p2)` of each.
-    pub fn pairs(&self) -> Vec<(usize, usize)> {
-        let n = self.bots.len();
-        match self.format {
-            Format::RoundRobin => (0..n)
-                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-                .collect(),
-            Format::Gauntlet => (1..n).map(|j| (0, j)).collect(),
-        }
-    }
-
-    /// Games in the whole tournament.
-    pub fn games(&self) -> usize {
-        self.pairs().len() * self.games_per_pair
-    }
-
-    /// Whether `other` is the same tournament: everything but the shard
-    /// and the anchor agrees.
-    pub fn same_tournament(&self, other: &TournamentHeader) -> bool {
-        let plain = |h: &TournamentHeader| TournamentHeader {
-            shard: None,
-            anchor: String::new(),
-            ..h.clone()
-        };
-        plain(self) == plain(other)
-    }
-
-    /// The anchor's index (the first bot if the name is not found).
-    pub fn anchor_index(&self) -> usize {
-        self.bots
-            .iter()
-            .position(|b| b.name == self.anchor)
-            .unwrap_or(0)
-    }
-}
 
 /// Where each game of a tournament goes: its pair of bots.
 struct Schedule {
@@ -647,39 +548,11 @@ pub fn read(files: &[PathBuf]) -> Result<Read, String> {
     })
 }
 
-/// Headers for unit tests.
-#[cfg(test)]
-pub mod testing {
-    use super::*;
-
-    /// A tournament of `n` bots `b0`, `b1`...
-    pub fn header(n: usize, format: Format, games_per_pair: usize) -> TournamentHeader {
-        TournamentHeader {
-            kind: TournamentHeader::KIND.into(),
-            bots: (0..n)
-                .map(|i| BotEntry {
-                    name: format!("b{i}"),
-                    command: format!("bot --depth {i}"),
-                })
-                .collect(),
-            format,
-            games_per_pair,
-            seed: 1,
-            openings: "start".into(),
-            turn_ms: 150,
-            first_turn_ms: 2000,
-            margin_ms: 0,
-            memory_mb: 768,
-            anchor: "b0".into(),
-            shard: None,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::testing::header;
     use super::*;
+    use crate::record::testing::tournament_header as header;
+    use crate::record::Format;
 
     #[test]
     fn schedules_of_round_robins_and_gauntlets() {

@@ -4,28 +4,28 @@
 //! with the match report's style and no script.
 
 use crate::merge::Gaps;
+use crate::record::TournamentHeader;
 use crate::report::{escape, STYLE};
-use crate::standings::{self, TournamentSummary};
-use crate::tournament::{self, TournamentHeader};
+use crate::standings::{self, Standings, TournamentSummary};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// `referee report FILES -o OUT` of a tournament.
+/// `referee report FILES -o OUT` of a tournament, once its files are read
+/// ([`crate::tournament::read`]).
 ///
 /// # Errors
-/// Unreadable or inconsistent input (see [`tournament::read`]), or an
-/// unwritable page. Games that cannot be rated are not an error here: the
-/// page says why.
-pub fn write(files: &[PathBuf], output: &Path) -> Result<(), String> {
-    let t = tournament::read(files)?;
-    let summary = standings::summarize(&t.header, &t.standings, t.header.anchor_index());
-    let page = html(&t.header, &summary, &t.gaps);
+/// An unwritable page. Games that cannot be rated are not an error here:
+/// the page says why.
+pub fn write(
+    header: &TournamentHeader,
+    results: &Standings,
+    gaps: &Gaps,
+    output: &Path,
+) -> Result<(), String> {
+    let summary = standings::summarize(header, results, header.anchor_index());
+    let page = html(header, &summary, gaps);
     std::fs::write(output, page).map_err(|e| format!("{}: {e}", output.display()))?;
-    eprintln!(
-        "referee: {} games -> {}",
-        t.standings.games,
-        output.display()
-    );
+    eprintln!("referee: {} games -> {}", results.games, output.display());
     Ok(())
 }
 
@@ -199,10 +199,10 @@ pub fn html(header: &TournamentHeader, s: &TournamentSummary, gaps: &Gaps) -> St
 mod tests {
     use super::*;
     use crate::record::testing::record;
+    use crate::record::testing::tournament_header as header;
+    use crate::record::Format;
     use crate::record::Side;
     use crate::standings::Standings;
-    use crate::tournament::testing::header;
-    use crate::tournament::Format;
 
     #[test]
     fn the_page_has_the_list_and_the_crosstable() {
