@@ -7,6 +7,7 @@ pub mod classic;
 pub mod net;
 pub mod pack;
 pub mod pattern;
+pub mod shape;
 pub mod weights;
 
 /// Evaluation units per disc: a score of `SCALE` means "one disc ahead".

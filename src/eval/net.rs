@@ -13,7 +13,7 @@
 //! `f32` in a fixed order, so the tables are the same on every machine.
 
 use super::pack::BitReader;
-use super::pattern::{canonical, pow3, PATTERNS, PHASE_SIZE};
+use super::shape::{canonical, pow3, PATTERNS, PHASE_SIZE};
 use super::SCALE;
 
 /// Slope of the leaky ReLU below zero.
@@ -216,7 +216,7 @@ mod tests {
                     let params = &nets[k * groups.len() + g];
                     outputs.extend(forward_slow(params, &layer_sizes(n, &hidden, size), &x));
                 }
-                let offset = crate::eval::pattern::OFFSETS[k];
+                let offset = crate::eval::shape::OFFSETS[k];
                 for (a, v) in outputs.iter().enumerate() {
                     let entry = anchors[a][offset + t];
                     assert!(
