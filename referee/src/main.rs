@@ -227,16 +227,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         .filter(|s| !done.contains(&s.game))
         .collect();
 
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let concurrency = args.concurrency.unwrap_or(cores);
-    if concurrency == 0 {
-        return Err("--concurrency must be at least 1".into());
-    }
-    if concurrency > cores && !args.force_concurrency {
-        return Err(format!(
-            "--concurrency {concurrency} is more than the {cores} cores: timings would be unfair (add --force-concurrency to insist)"
-        ));
-    }
+    let concurrency = crate::runner::concurrency(args.concurrency, args.force_concurrency)?;
     let concurrency = if watch { 1 } else { concurrency };
 
     let names = [players[0].name.clone(), players[1].name.clone()];

@@ -177,13 +177,7 @@ fn gaps_of(header: &Header, shards: &BTreeSet<Shard>, have: &BTreeSet<usize>) ->
         .as_ref()
         .map_or(highest, |s| s.games.max(highest));
     let missing_shards = match header.shard() {
-        Some(s) => (1..=s.count)
-            .map(|index| Shard {
-                index,
-                count: s.count,
-            })
-            .filter(|s| !shards.contains(s))
-            .collect(),
+        Some(s) => s.all().filter(|s| !shards.contains(s)).collect(),
         None => Vec::new(),
     };
     Gaps {

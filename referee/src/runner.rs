@@ -53,3 +53,22 @@ pub fn run_each(
         }
     });
 }
+
+/// The games to play at once: `--concurrency` (default: the cores), at
+/// least 1, and at most the cores unless `--force-concurrency`.
+///
+/// # Errors
+/// 0, or more than the cores without `force`.
+pub fn concurrency(requested: Option<usize>, force: bool) -> Result<usize, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let concurrency = requested.unwrap_or(cores);
+    if concurrency == 0 {
+        return Err("--concurrency must be at least 1".into());
+    }
+    if concurrency > cores && !force {
+        return Err(format!(
+            "--concurrency {concurrency} is more than the {cores} cores: timings would be unfair (add --force-concurrency to insist)"
+        ));
+    }
+    Ok(concurrency)
+}

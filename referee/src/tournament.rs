@@ -288,16 +288,7 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
         .filter(|(s, _)| !done.contains(&s.game))
         .collect();
 
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let concurrency = args.concurrency.unwrap_or(cores);
-    if concurrency == 0 {
-        return Err("--concurrency must be at least 1".into());
-    }
-    if concurrency > cores && !args.force_concurrency {
-        return Err(format!(
-            "--concurrency {concurrency} is more than the {cores} cores: timings would be unfair (add --force-concurrency to insist)"
-        ));
-    }
+    let concurrency = crate::runner::concurrency(args.concurrency, args.force_concurrency)?;
 
     let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
     let out = crate::output::Output::new(planned, false);
@@ -430,13 +421,7 @@ fn read_file(path: &Path) -> Result<TournamentFile, String> {
 fn gaps(header: &TournamentHeader, shards: &BTreeSet<Shard>, has: impl Fn(usize) -> bool) -> Gaps {
     let planned = header.games();
     let missing_shards = match header.shard {
-        Some(s) => (1..=s.count)
-            .map(|index| Shard {
-                index,
-                count: s.count,
-            })
-            .filter(|s| !shards.contains(s))
-            .collect(),
+        Some(s) => s.all().filter(|s| !shards.contains(s)).collect(),
         None => Vec::new(),
     };
     Gaps {
