@@ -32,34 +32,8 @@ pub struct Args {
     /// Number of games; openings are played in pairs, colours swapped.
     #[arg(long, default_value_t = 10)]
     pub games: usize,
-    /// Games played at once (default: the number of cores).
-    #[arg(long, value_name = "K")]
-    pub concurrency: Option<usize>,
-    /// Allow more games at once than cores.
-    #[arg(long)]
-    pub force_concurrency: bool,
-    /// Limit of every turn after a player's first, in ms.
-    #[arg(long, default_value_t = 150)]
-    pub turn_ms: u64,
-    /// Limit of a player's first turn, in ms.
-    #[arg(long, default_value_t = 2000)]
-    pub first_turn_ms: u64,
-    /// Tolerance added to every limit, in ms (0: strict like CodinGame).
-    #[arg(long, default_value_t = 0)]
-    pub margin_ms: u64,
-    /// Memory limit of each bot in MB, like CodinGame's 768 (0: none). The
-    /// bot process's peak resident memory (VmHWM) is read after every
-    /// answer; over the limit, it loses by a `memory` fault. Children are
-    /// not counted: a wrapper script should `exec` its bot.
-    #[arg(long, default_value_t = 768)]
-    pub memory_mb: u64,
-    /// Openings file: one transcript per line (`f5d6c3d3`), `#` comments.
-    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
-    pub openings: Option<PathBuf>,
-    /// Random balanced openings of this many moves (default 0: the start
-    /// position).
-    #[arg(long, value_name = "PLIES")]
-    pub random_openings: Option<usize>,
+    #[command(flatten)]
+    pub play: PlayArgs,
     /// Match seed: random openings and the bots' seeds (OTHELLO_SEED).
     /// Default: from the clock (printed, and kept in --games-out).
     #[arg(long)]
@@ -142,31 +116,8 @@ pub struct TournamentArgs {
     /// The bot rated 0 (default: the first).
     #[arg(long, value_name = "NAME")]
     pub anchor: Option<String>,
-    /// Games played at once (default: the number of cores).
-    #[arg(long, value_name = "K")]
-    pub concurrency: Option<usize>,
-    /// Allow more games at once than cores.
-    #[arg(long)]
-    pub force_concurrency: bool,
-    /// Limit of every turn after a player's first, in ms.
-    #[arg(long, default_value_t = 150)]
-    pub turn_ms: u64,
-    /// Limit of a player's first turn, in ms.
-    #[arg(long, default_value_t = 2000)]
-    pub first_turn_ms: u64,
-    /// Tolerance added to every limit, in ms (0: strict like CodinGame).
-    #[arg(long, default_value_t = 0)]
-    pub margin_ms: u64,
-    /// Memory limit of each bot in MB, like CodinGame's 768 (0: none).
-    #[arg(long, default_value_t = 768)]
-    pub memory_mb: u64,
-    /// Openings file: one transcript per line (`f5d6c3d3`), `#` comments.
-    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
-    pub openings: Option<PathBuf>,
-    /// Random balanced openings of this many moves (default 0: the start
-    /// position).
-    #[arg(long, value_name = "PLIES")]
-    pub random_openings: Option<usize>,
+    #[command(flatten)]
+    pub play: PlayArgs,
     /// Tournament seed: random openings and the bots' seeds.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -350,4 +301,37 @@ mod tests {
         assert!(replay("g.jsonl").is_err());
         assert!(replay("g.jsonl:0").is_err());
     }
+}
+
+/// How games are played, for a match and a tournament alike.
+#[derive(Parser, Debug, Clone, Default)]
+pub struct PlayArgs {
+    /// Games played at once (default: the number of cores).
+    #[arg(long, value_name = "K")]
+    pub concurrency: Option<usize>,
+    /// Allow more games at once than cores.
+    #[arg(long)]
+    pub force_concurrency: bool,
+    /// Limit of every turn after a player's first, in ms.
+    #[arg(long, default_value_t = 150)]
+    pub turn_ms: u64,
+    /// Limit of a player's first turn, in ms.
+    #[arg(long, default_value_t = 2000)]
+    pub first_turn_ms: u64,
+    /// Tolerance added to every limit, in ms (0: strict like CodinGame).
+    #[arg(long, default_value_t = 0)]
+    pub margin_ms: u64,
+    /// Memory limit of each bot in MB, like CodinGame's 768 (0: none). The
+    /// bot process's peak resident memory (VmHWM) is read after every
+    /// answer; over the limit, it loses by a `memory` fault. Children are
+    /// not counted: a wrapper script should `exec` its bot.
+    #[arg(long, default_value_t = 768)]
+    pub memory_mb: u64,
+    /// Openings file: one transcript per line (`f5d6c3d3`), `#` comments.
+    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
+    pub openings: Option<PathBuf>,
+    /// Random balanced openings of this many moves (default 0: the start
+    /// position).
+    #[arg(long, value_name = "PLIES")]
+    pub random_openings: Option<usize>,
 }

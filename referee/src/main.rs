@@ -98,7 +98,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         cli::player("--p2", p2, args.name2.as_deref())?,
     ];
     let sprt = cli::sprt(args.sprt.as_deref())?;
-    if args.turn_ms == 0 || args.first_turn_ms == 0 {
+    if args.play.turn_ms == 0 || args.play.first_turn_ms == 0 {
         return Err("--turn-ms and --first-turn-ms must be at least 1".into());
     }
     let human = players.iter().any(|p| p.spec == PlayerSpec::Human);
@@ -127,10 +127,10 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         settings: Some(Settings {
             games,
             names: [players[0].name.clone(), players[1].name.clone()],
-            turn_ms: args.turn_ms,
-            first_turn_ms: args.first_turn_ms,
-            margin_ms: args.margin_ms,
-            memory_mb: args.memory_mb,
+            turn_ms: args.play.turn_ms,
+            first_turn_ms: args.play.first_turn_ms,
+            margin_ms: args.play.margin_ms,
+            memory_mb: args.play.memory_mb,
             sprt: args.sprt.clone(),
             shard: args.shard,
         }),
@@ -150,9 +150,9 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("--stderr-dir {}: {e}", dir.display()))?;
     }
     let limits = TimeLimits {
-        first_turn: Duration::from_millis(args.first_turn_ms),
-        turn: Duration::from_millis(args.turn_ms),
-        margin: Duration::from_millis(args.margin_ms),
+        first_turn: Duration::from_millis(args.play.first_turn_ms),
+        turn: Duration::from_millis(args.play.turn_ms),
+        margin: Duration::from_millis(args.play.margin_ms),
     };
     let setups: Vec<GameSetup> = (1..=games)
         .map(|game| GameSetup {
@@ -166,7 +166,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
                     .map(|d| d.join(format!("game-{game:04}-{s}.stderr")))
             }),
             limits,
-            memory_mb: (args.memory_mb > 0).then_some(args.memory_mb),
+            memory_mb: (args.play.memory_mb > 0).then_some(args.play.memory_mb),
         })
         .filter(|s| {
             args.shard
@@ -227,7 +227,8 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         .filter(|s| !done.contains(&s.game))
         .collect();
 
-    let concurrency = crate::runner::concurrency(args.concurrency, args.force_concurrency)?;
+    let concurrency =
+        crate::runner::concurrency(args.play.concurrency, args.play.force_concurrency)?;
     let concurrency = if watch { 1 } else { concurrency };
 
     let names = [players[0].name.clone(), players[1].name.clone()];
@@ -410,8 +411,8 @@ fn write_file(path: &std::path::Path, text: &str, flag: &str) -> Option<String> 
 /// The openings of the pairs, and a description of where they came from.
 fn openings(args: &Args, games: usize, seed: u64) -> Result<(Vec<String>, String), String> {
     openings_for(
-        args.openings.as_deref(),
-        args.random_openings,
+        args.play.openings.as_deref(),
+        args.play.random_openings,
         games.div_ceil(2),
         seed,
     )

@@ -154,7 +154,7 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
              colours swapped), found {per_pair}"
         ));
     }
-    if args.turn_ms == 0 || args.first_turn_ms == 0 {
+    if args.play.turn_ms == 0 || args.play.first_turn_ms == 0 {
         return Err("--turn-ms and --first-turn-ms must be at least 1".into());
     }
     let anchor = match &args.anchor {
@@ -180,8 +180,8 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
         .or(previous.as_ref().map(|(_, f)| f.header.seed))
         .unwrap_or_else(crate::clock_seed);
     let (openings, openings_source) = crate::openings_for(
-        args.openings.as_deref(),
-        args.random_openings,
+        args.play.openings.as_deref(),
+        args.play.random_openings,
         per_pair / 2,
         seed,
     )?;
@@ -192,10 +192,10 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
         games_per_pair: per_pair,
         seed,
         openings: openings_source,
-        turn_ms: args.turn_ms,
-        first_turn_ms: args.first_turn_ms,
-        margin_ms: args.margin_ms,
-        memory_mb: args.memory_mb,
+        turn_ms: args.play.turn_ms,
+        first_turn_ms: args.play.first_turn_ms,
+        margin_ms: args.play.margin_ms,
+        memory_mb: args.play.memory_mb,
         anchor: bots[anchor].0.name.clone(),
         shard: args.shard,
     };
@@ -207,9 +207,9 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
     let schedule = Schedule::of(&header);
     let total = schedule.games();
     let limits = TimeLimits {
-        first_turn: Duration::from_millis(args.first_turn_ms),
-        turn: Duration::from_millis(args.turn_ms),
-        margin: Duration::from_millis(args.margin_ms),
+        first_turn: Duration::from_millis(args.play.first_turn_ms),
+        turn: Duration::from_millis(args.play.turn_ms),
+        margin: Duration::from_millis(args.play.margin_ms),
     };
     let specs: Vec<PlayerSpec> = bots.iter().map(|(_, s)| s.clone()).collect();
     let mut setups: Vec<(GameSetup, [PlayerSpec; 2])> = (1..=total)
@@ -224,7 +224,7 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
                 seeds: Side::BOTH.map(|s| crate::bot_seed(seed, game, s)),
                 stderr_files: [None, None],
                 limits,
-                memory_mb: (args.memory_mb > 0).then_some(args.memory_mb),
+                memory_mb: (args.play.memory_mb > 0).then_some(args.play.memory_mb),
             };
             (setup, [specs[a].clone(), specs[b].clone()])
         })
@@ -288,7 +288,8 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
         .filter(|(s, _)| !done.contains(&s.game))
         .collect();
 
-    let concurrency = crate::runner::concurrency(args.concurrency, args.force_concurrency)?;
+    let concurrency =
+        crate::runner::concurrency(args.play.concurrency, args.play.force_concurrency)?;
 
     let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
     let out = crate::output::Output::new(planned, false);
