@@ -85,6 +85,33 @@ fn the_selective_search_prunes_and_stays_near_the_full_width_value() {
     );
 }
 
+/// `Config::selective` (the bot's `--full-width`) reaches the search that
+/// `create` makes: off, alphabeta searches the same depths with more nodes.
+#[test]
+fn create_honours_the_full_width_setting() {
+    let (mut selective_nodes, mut full_nodes) = (0, 0);
+    for board in random_positions(13, 6, 20) {
+        for selective in [true, false] {
+            let config = Config {
+                selective,
+                ..Config::default()
+            };
+            let mut s = create("alphabeta", &config).unwrap();
+            let r = s.choose(&board, board.moves(), &Limits::depth(9));
+            assert_eq!(r.depth, 9);
+            *if selective {
+                &mut selective_nodes
+            } else {
+                &mut full_nodes
+            } += r.nodes;
+        }
+    }
+    assert!(
+        selective_nodes * 2 < full_nodes,
+        "selective {selective_nodes} nodes, full width {full_nodes}"
+    );
+}
+
 /// The only legal move is played without a deep search.
 #[test]
 fn the_only_move_costs_no_search() {

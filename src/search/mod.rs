@@ -140,6 +140,8 @@ pub struct Config {
     pub seed: u64,
     /// The evaluation of the searches that use one.
     pub eval: crate::eval::EvalKind,
+    /// `alphabeta`: Multi-ProbCut on (`false`: full width, `--full-width`).
+    pub selective: bool,
     /// Monte Carlo searches: playouts per move decision (`--playouts`;
     /// `None`: until the deadline).
     pub playouts: Option<u64>,
@@ -157,6 +159,7 @@ impl Default for Config {
         Config {
             seed: 0,
             eval: crate::eval::EvalKind::Pattern,
+            selective: true,
             playouts: None,
             playout_depth: None,
             c: MCTS_DEFAULT_C,
@@ -188,7 +191,11 @@ pub fn create(name: &str, config: &Config) -> Option<Box<dyn Strategy>> {
     use crate::eval::Evaluator;
     let eval = Evaluator::new(config.eval, config.seed);
     Some(match name {
-        "alphabeta" => Box::new(alphabeta::AlphaBeta::new(eval)),
+        "alphabeta" => {
+            let mut search = alphabeta::AlphaBeta::new(eval);
+            search.set_selective(config.selective);
+            Box::new(search)
+        }
         #[cfg(not(cargo_equip))]
         "minimax" => Box::new(minimax::Minimax::new(eval)),
         #[cfg(not(cargo_equip))]

@@ -37,6 +37,8 @@ options of the bot:
                     shortened on a loaded machine; a given N is kept)
   --nodes N         stop after N nodes (reproducible runs)
   --eval NAME       pattern (default, trained), classic, disc, disc-noise (seed 004)
+  --full-width      alphabeta: no Multi-ProbCut (with --depth: the evaluation's
+                    knowledge per ply, without its pruning)
   --seed N          seed of every random choice (default: $OTHELLO_SEED, else 0)
   --playouts N      pmc, mcts, nmc: playouts per move (default: until the deadline)
   --playout-depth D pmc, mcts, nmc: stop playouts after D plies, judge by discs
@@ -50,7 +52,7 @@ options of the bot:
 pub const USAGE: &str = "\
 usage:
   othello [OPTIONS]          play on CodinGame's protocol (stdin/stdout)
-options: --depth N, --time-ms N, --nodes N, --eval NAME, --seed N (see the crate's --help)
+options: --depth N, --time-ms N, --nodes N, --eval NAME, --full-width, --seed N (see the crate's --help)
 ";
 
 /// What the bot's arguments ask for.
@@ -75,6 +77,8 @@ pub struct BotOptions {
     pub nodes: Option<u64>,
     /// `--eval`.
     pub eval: EvalKind,
+    /// `--full-width`: Multi-ProbCut off.
+    pub full_width: bool,
     /// `--seed` (None: the caller falls back to `$OTHELLO_SEED`, then 0).
     pub seed: Option<u64>,
     /// `--playouts`.
@@ -95,6 +99,7 @@ impl Default for BotOptions {
             time_ms: None,
             nodes: None,
             eval: EvalKind::Pattern,
+            full_width: false,
             seed: None,
             playouts: None,
             playout_depth: None,
@@ -150,6 +155,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "--nodes" => options.nodes = Some(number("--nodes", it.next())?),
             "--seed" => options.seed = Some(number("--seed", it.next())?),
             "--eval" => options.eval = parse_eval(it.next())?,
+            "--full-width" => options.full_width = true,
             other => match monte_carlo_flag(other, &mut it, &mut options) {
                 Some(set) => set?,
                 None => return Err(format!("unknown argument {other:?}")),
@@ -249,14 +255,15 @@ mod tests {
         assert_eq!(parse(&args("")), Ok(Command::Bot(BotOptions::default())));
         assert_eq!(parse(&args("--help")), Ok(Command::Help));
         let Ok(Command::Bot(o)) = parse(&args(
-            "--strategy minimax --depth 3 --seed 7 --eval disc-noise",
+            "--strategy minimax --depth 3 --seed 7 --eval disc-noise --full-width",
         )) else {
             panic!("not a bot command")
         };
         assert_eq!(
-            (o.strategy.as_str(), o.depth, o.seed, o.eval),
-            ("minimax", Some(3), Some(7), EvalKind::DiscNoise)
+            (o.strategy.as_str(), o.depth, o.seed, o.eval, o.full_width),
+            ("minimax", Some(3), Some(7), EvalKind::DiscNoise, true)
         );
+        assert!(!BotOptions::default().full_width);
     }
 
     #[test]

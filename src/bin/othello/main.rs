@@ -68,6 +68,7 @@ fn run_bot(options: &BotOptions) -> ExitCode {
     let config = search::Config {
         seed,
         eval: options.eval,
+        selective: !options.full_width,
         playouts: options.playouts,
         playout_depth: options.playout_depth,
         c: options.c,
