@@ -5,7 +5,67 @@
 use crate::games_file;
 use crate::record::{GameRecord, Header, Shard};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// What the games files of one run (a match or a tournament, whole or in
+/// shards) have shown so far, and the checks each file and game passes:
+/// a shard given once, a game in its file's shard and in one place only.
+#[derive(Debug, Default)]
+pub struct Seen {
+    /// Each shard's file.
+    pub shards: BTreeMap<Shard, PathBuf>,
+    /// Where each game was read: the file's index in the files, the line.
+    pub games: BTreeMap<usize, (usize, usize)>,
+}
+
+impl Seen {
+    /// Notes the file `path`, of shard `shard` if it is one.
+    ///
+    /// # Errors
+    /// The shard was another file's.
+    pub fn file(&mut self, path: &Path, shard: Option<Shard>) -> Result<(), String> {
+        if let Some(shard) = shard {
+            if let Some(other) = self.shards.insert(shard, path.to_path_buf()) {
+                return Err(format!(
+                    "{}: shard {shard} is also {}",
+                    path.display(),
+                    other.display()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Notes game `game`, read at `line` of `files[file]`, a file of shard
+    /// `shard` if it is one.
+    ///
+    /// # Errors
+    /// The game is not the shard's, or was read before.
+    pub fn game(
+        &mut self,
+        files: &[PathBuf],
+        file: usize,
+        line: usize,
+        shard: Option<Shard>,
+        game: usize,
+    ) -> Result<(), String> {
+        let path = files[file].display();
+        if let Some(shard) = shard {
+            if !crate::record::in_shard(shard, game) {
+                return Err(format!(
+                    "{path}:{line}: game {game} does not belong to shard {shard}"
+                ));
+            }
+        }
+        if let Some((other, other_line)) = self.games.insert(game, (file, line)) {
+            return Err(format!(
+                "{path}:{line}: game {game} is also in {}:{other_line}",
+                files[other].display()
+            ));
+        }
+        Ok(())
+    }
+}
 
 /// A match read as a stream: what is left once its games went by.
 #[derive(Debug)]
@@ -38,9 +98,7 @@ pub fn stream(
     mut each: impl FnMut(usize, u64, GameRecord),
 ) -> Result<Streamed, String> {
     let mut first: Option<(PathBuf, Header)> = None;
-    let mut shards: BTreeMap<Shard, PathBuf> = BTreeMap::new();
-    // Where each game was read: the file's index in `files`, the line.
-    let mut seen: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    let mut seen = Seen::default();
     for (file, path) in files.iter().enumerate() {
         let header: Header = games_file::header(path, Header::KIND)?;
         if let Some((first_path, h0)) = &first {
@@ -70,33 +128,9 @@ pub fn stream(
                 ));
             }
         }
-        if let Some(shard) = header.shard() {
-            if let Some(other) = shards.insert(shard, path.clone()) {
-                return Err(format!(
-                    "{}: shard {shard} is also {}",
-                    path.display(),
-                    other.display()
-                ));
-            }
-        }
+        seen.file(path, header.shard())?;
         games_file::stream::<Header>(path, Header::KIND, |line, offset, r| {
-            if let Some((other, other_line)) = seen.insert(r.game, (file, line)) {
-                return Err(format!(
-                    "{}:{line}: game {} is also in {}:{other_line}",
-                    path.display(),
-                    r.game,
-                    files[other].display()
-                ));
-            }
-            if let Some(shard) = header.shard() {
-                if !crate::record::in_shard(shard, r.game) {
-                    return Err(format!(
-                        "{}:{line}: game {} does not belong to shard {shard}",
-                        path.display(),
-                        r.game
-                    ));
-                }
-            }
+            seen.game(files, file, line, header.shard(), r.game)?;
             each(file, offset, r);
             Ok(())
         })?;
@@ -107,8 +141,8 @@ pub fn stream(
     let (_, header) = first.ok_or("no games file given")?;
     Ok(Streamed {
         header,
-        shards: shards.into_keys().collect(),
-        games: seen.into_keys().collect(),
+        shards: seen.shards.into_keys().collect(),
+        games: seen.games.into_keys().collect(),
     })
 }
 
@@ -192,6 +226,24 @@ mod tests {
     use super::*;
     use crate::record::testing::{header, record};
     use crate::record::Side;
+
+    #[test]
+    fn seen_refuses_a_shard_twice_a_game_outside_its_shard_and_a_game_twice() {
+        let files = [PathBuf::from("a.jsonl"), PathBuf::from("b.jsonl")];
+        let one = Shard::parse("1/2").unwrap();
+        let mut seen = Seen::default();
+        seen.file(&files[0], Some(one)).unwrap();
+        let e = seen.file(&files[1], Some(one)).unwrap_err();
+        assert_eq!(e, "b.jsonl: shard 1/2 is also a.jsonl");
+        // Games 1 and 2 (the first pair) are shard 1/2's, 3 and 4 are 2/2's.
+        seen.game(&files, 0, 1, Some(one), 2).unwrap();
+        let e = seen.game(&files, 0, 2, Some(one), 3).unwrap_err();
+        assert_eq!(e, "a.jsonl:2: game 3 does not belong to shard 1/2");
+        let e = seen.game(&files, 1, 7, None, 2).unwrap_err();
+        assert_eq!(e, "b.jsonl:7: game 2 is also in a.jsonl:1");
+        seen.game(&files, 1, 8, None, 3).unwrap();
+        assert_eq!(seen.games.keys().copied().collect::<Vec<_>>(), [2, 3]);
+    }
 
     #[test]
     fn gaps_name_missing_games_and_shards() {

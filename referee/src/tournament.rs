@@ -13,12 +13,12 @@
 
 use crate::cli::{self, TournamentArgs};
 use crate::games_file::{self, GamesWriter};
-use crate::merge::Gaps;
+use crate::merge::{Gaps, Seen};
 use crate::play::{GameSetup, PlayerSpec, TimeLimits};
 use crate::record::{BotEntry, GameRecord, Shard, Side, TournamentHeader};
 use crate::standings::{self, Standings};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -451,8 +451,7 @@ pub struct Read {
 /// two files or outside the tournament (or its file's shard).
 pub fn read(files: &[PathBuf]) -> Result<Read, String> {
     let mut first: Option<(PathBuf, TournamentHeader)> = None;
-    let mut shards: HashMap<Shard, PathBuf> = HashMap::new();
-    let mut seen: HashMap<usize, (usize, usize)> = HashMap::new();
+    let mut seen = Seen::default();
     let mut results: Option<(Schedule, Standings)> = None;
     for (file, path) in files.iter().enumerate() {
         let header: TournamentHeader = games_file::header(path, TournamentHeader::KIND)?;
@@ -479,15 +478,7 @@ pub fn read(files: &[PathBuf]) -> Result<Read, String> {
                 ));
             }
         }
-        if let Some(shard) = header.shard {
-            if let Some(other) = shards.insert(shard, path.clone()) {
-                return Err(format!(
-                    "{}: shard {shard} is also {}",
-                    path.display(),
-                    other.display()
-                ));
-            }
-        }
+        seen.file(path, header.shard)?;
         let (schedule, standings) = results
             .get_or_insert_with(|| (Schedule::of(&header), Standings::new(header.bots.len())));
         games_file::stream::<TournamentHeader>(path, TournamentHeader::KIND, |line, _, r| {
@@ -499,23 +490,7 @@ pub fn read(files: &[PathBuf]) -> Result<Read, String> {
                     schedule.games()
                 ));
             };
-            if let Some(shard) = header.shard {
-                if !crate::record::in_shard(shard, r.game) {
-                    return Err(format!(
-                        "{}:{line}: game {} does not belong to shard {shard}",
-                        path.display(),
-                        r.game
-                    ));
-                }
-            }
-            if let Some((other, other_line)) = seen.insert(r.game, (file, line)) {
-                return Err(format!(
-                    "{}:{line}: game {} is also in {}:{other_line}",
-                    path.display(),
-                    r.game,
-                    files[other].display()
-                ));
-            }
+            seen.game(files, file, line, header.shard, r.game)?;
             standings.add(bots, &r);
             Ok(())
         })?;
@@ -525,8 +500,8 @@ pub fn read(files: &[PathBuf]) -> Result<Read, String> {
     }
     let (_, header) = first.ok_or("no games file given")?;
     let (_, standings) = results.expect("a file was read");
-    let present: BTreeSet<Shard> = shards.into_keys().collect();
-    let gaps = gaps(&header, &present, |g| seen.contains_key(&g));
+    let present: BTreeSet<Shard> = seen.shards.into_keys().collect();
+    let gaps = gaps(&header, &present, |g| seen.games.contains_key(&g));
     Ok(Read {
         header,
         standings,
