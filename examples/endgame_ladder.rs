@@ -1,7 +1,6 @@
-//! How long exact, WLD and selective solves take by number of empties: the
-//! measurement behind the bot's `EXACT_EMPTIES`, `WLD_EMPTIES` and
-//! `SELECTIVE_EMPTIES` (docs/endgame.md), with how often the selective
-//! solve's score is the exact one.
+//! How long exact, WLD and selective solves take by number of empties, from
+//! a cold table (`endgame_turns` measures the bot's warm case), with how
+//! often the selective solve's score is the exact one (docs/endgame.md).
 //!
 //! Each position of the given sets (see `common/playdown.rs`: OBF files
 //! played down by a depth-4 alpha-beta, or recorded games) is solved from a

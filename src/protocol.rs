@@ -17,7 +17,8 @@ pub const MSG_MAX_CHARS: usize = 12;
 /// The bot's MSG text for a search's result, at most [`MSG_MAX_CHARS`]:
 /// what was searched, the score, then the milliseconds, for example
 /// `d9 +4 31ms` (`s9 +4 31ms` when selective), `e18 =+6 90ms` (exact),
-/// `e19 ~+6 40ms` (selective to the end), `w19 W 120ms` (win/loss/draw) or
+/// `e21 ~+6 40ms` (selective to the end, or the widest pass of an exact
+/// solve that could not finish) or
 /// `12kp 55%` (playouts). When that is too long the `ms` goes, then the end
 /// of the time: the score always shows.
 pub fn message(r: &SearchResult) -> String {
@@ -29,7 +30,6 @@ pub fn message(r: &SearchResult) -> String {
         Score::Selective(s) => format!("s{d} {s:+.0}"),
         Score::Exact(s) => format!("e{d} ={s:+}"),
         Score::Probable(s) => format!("e{d} ~{s:+}"),
-        Score::Wld(s) => format!("w{d} {}", ["L", "D", "W"][(s.signum() + 1) as usize]),
         Score::WinRate(w) => return format!("{}p {:.0}%", compact(r.nodes), w * 100.0),
         Score::Flips(n) => format!("f{n}"),
     };
@@ -393,9 +393,6 @@ mod tests {
             (Score::Exact(-64), 20, 1999, "e20 =-64 199"),
             (Score::Probable(6), 19, 40, "e19 ~+6 40ms"),
             (Score::Probable(-12), 19, 56, "e19 ~-12 56"),
-            (Score::Wld(1), 19, 120, "w19 W 120ms"),
-            (Score::Wld(0), 19, 5, "w19 D 5ms"),
-            (Score::Wld(-3), 19, 5, "w19 L 5ms"),
             (Score::WinRate(0.55), 0, 100, "12kp 55%"),
             (Score::None, 0, 7, "7ms"),
             (Score::Flips(3), 0, 2, "f3 2ms"),

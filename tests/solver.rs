@@ -9,6 +9,7 @@ use othello::{Board, Move, Square};
 
 const FFORUM_1_19: &str = include_str!("data/fforum-1-19.obf");
 const FFORUM_20_39: &str = include_str!("data/fforum-20-39.obf");
+const FFORUM_40_59: &str = include_str!("data/fforum-40-59.obf");
 
 fn positions(text: &str) -> Vec<ObfPosition> {
     text.lines()
@@ -258,16 +259,44 @@ fn the_bot_solves_late_and_falls_back_when_the_solve_cannot_finish() {
     );
     assert_eq!(r.score, Score::Exact(18));
     assert_eq!(r.best, Square::parse("g8").unwrap());
-    // FFO #38 (24 empties) cannot be solved in 60% of 5 ms.
+    // FFO #38 (24 empties) cannot be solved, nor its first selective
+    // pass finished, in 90% of 1 ms.
     let hard = &positions(FFORUM_20_39)[18];
     bot.set_exact_empties(30);
     let r = bot.choose(
         &hard.board,
         hard.board.moves(),
-        &Limits::time(Deadline::from_now_ms(5)),
+        &Limits::time(Deadline::from_now_ms(1)),
     );
     assert!(matches!(r.score, Score::Selective(_)), "{r:?}");
     assert!(hard.board.is_legal(r.best));
+}
+
+/// An exact solve that the deadline stops gives the widest selective pass
+/// that finished, marked with its cut; `solve` gives nothing then. FFO #45
+/// (24 empties) takes seconds to solve and its first pass milliseconds.
+#[test]
+fn an_exact_solve_stopped_by_the_deadline_gives_its_widest_pass() {
+    let p = &positions(FFORUM_40_59)[5];
+    assert_eq!(p.board.empty_count(), 24);
+    let moves = p.board.moves();
+    let mut s = solver();
+    s.set_deadline(Deadline::from_now_ms(1000));
+    let pass = s
+        .solve_passes(&p.board, moves, false, None)
+        .expect("a pass finished");
+    assert!(pass.cut.is_some(), "{pass:?}");
+    assert!(moves.contains(pass.best));
+    let mut s = solver();
+    s.set_deadline(Deadline::from_now_ms(1000));
+    assert_eq!(s.solve(&p.board, moves, false), None);
+    // Without a deadline it is proven (20 empties: quick).
+    let p = &deep_positions()[0];
+    let mut s = solver();
+    let exact = s
+        .solve_passes(&p.board, p.board.moves(), false, None)
+        .unwrap();
+    assert_eq!((exact.cut, Some(exact.score)), (None, p.best_score()));
 }
 
 /// The first 6 positions of fforum-20-39 with 20-22 empties: the
@@ -341,17 +370,19 @@ fn exact_solves_with_and_without_the_selective_passes_agree() {
     }
 }
 
-/// At 19 empties the bot plays a selective solve's move and shows its
-/// score as probable; with no time limit it finishes, and at cut 200 its
-/// score here is the exact one.
+/// Above `EXACT_EMPTIES` the bot plays a selective solve's move and shows
+/// its score as probable; with no time limit it finishes, and at cut 200
+/// its score here is the exact one.
 #[test]
-fn the_bot_solves_selectively_at_19_empties() {
+fn the_bot_solves_selectively_above_the_exact_solves() {
     use othello::eval::{EvalKind, Evaluator};
-    use othello::search::alphabeta::{AlphaBeta, SELECTIVE_EMPTIES};
+    use othello::search::alphabeta::{AlphaBeta, EXACT_EMPTIES, SELECTIVE_EMPTIES};
     use othello::search::{Limits, Score, Strategy};
-    const { assert!(SELECTIVE_EMPTIES >= 19) };
-    let p = &deep_positions()[0];
-    assert_eq!(p.board.empty_count(), 20);
+    const { assert!(SELECTIVE_EMPTIES >= 22 && EXACT_EMPTIES == 20) };
+    let p = positions(FFORUM_20_39)
+        .into_iter()
+        .find(|p| p.board.empty_count() == 22)
+        .expect("a position of 22 empties");
     let mut exact = solver();
     for sq in p.board.moves().squares().take(3) {
         let board = p.board.play(sq);

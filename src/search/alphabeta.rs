@@ -17,23 +17,25 @@ use crate::square::Square;
 use crate::time::{Deadline, NODES_PER_CLOCK_CHECK};
 use std::time::Instant;
 
-/// At most this many empties, the bot solves exactly instead of estimating
-/// (measured in docs/endgame.md: the slowest solve at this count fits
-/// the solve's share of a 120 ms budget; the default budget is now 100 ms,
-/// where the rare slowest solves give way to the midgame search).
-pub const EXACT_EMPTIES: u32 = 17;
+/// At most this many empties, the bot solves exactly instead of estimating;
+/// from [`ID_MIN_EMPTIES`](super::endgame::ID_MIN_EMPTIES) up the solve's
+/// selective passes come first, and when the exact solve cannot finish
+/// the widest pass that did is played. Measured in docs/endgame.md
+/// (`examples/endgame_turns.rs`, warm tables, 90 ms: 17 empties never,
+/// 18 1%, 19 9%, 20 about half left to a pass).
+pub const EXACT_EMPTIES: u32 = 20;
 /// At most this many empties (and more than [`EXACT_EMPTIES`]), the bot
-/// first tries a win/draw/loss solve (measured in docs/endgame.md).
-pub const WLD_EMPTIES: u32 = 18;
-/// At most this many empties (and more than the solves above), the bot
 /// tries a selective search to the end ([`Solver::solve_selective`]) and
-/// plays its move if it finishes (measured in docs/endgame.md).
-pub const SELECTIVE_EMPTIES: u32 = 19;
+/// plays its move, or that of its widest pass that finished (measured in
+/// docs/endgame.md: at 22 empties 7 of 200 finish no pass in 90 ms, at 24
+/// 25).
+pub const SELECTIVE_EMPTIES: u32 = 22;
 /// The cut threshold of that search, in hundredths of a standard deviation.
 pub const SELECTIVE_CUT: i32 = 200;
 /// Share of the move's budget the solve may take before the midgame search
-/// takes over with the rest.
-pub const SOLVE_SHARE: f64 = 0.6;
+/// takes over with the rest (a solve that finishes no pass is rare at
+/// these counts, and the midgame search then plays quickly).
+pub const SOLVE_SHARE: f64 = 0.9;
 /// Deepest iteration of iterative deepening.
 pub const MAX_DEPTH: u32 = 60;
 /// From this remaining depth up, moves are sorted by opponent replies;
@@ -378,11 +380,11 @@ impl AlphaBeta {
 }
 
 impl AlphaBeta {
-    /// An exact solve from [`EXACT_EMPTIES`] (as set) down, a WLD solve up
-    /// to [`WLD_EMPTIES`] when it proves a win or a draw, a selective solve
-    /// up to [`SELECTIVE_EMPTIES`]. A solve that does not finish within
-    /// [`SOLVE_SHARE`] of the budget gives up, and `deadline` becomes the
-    /// rest of the budget for the midgame search.
+    /// An exact solve from [`EXACT_EMPTIES`] (as set) down, a selective
+    /// solve up to [`SELECTIVE_EMPTIES`], each after its selective passes
+    /// ([`Solver::solve_passes`]): the widest search that finished within
+    /// [`SOLVE_SHARE`] of the budget is played. When none did, `deadline`
+    /// becomes the rest of the budget for the midgame search.
     fn try_solve(
         &mut self,
         board: &Board,
@@ -390,13 +392,10 @@ impl AlphaBeta {
         deadline: &mut Deadline,
     ) -> Option<SearchResult> {
         let empties = board.empty_count();
-        let wld_empties = WLD_EMPTIES.max(self.exact_empties);
-        let selective_empties = SELECTIVE_EMPTIES.max(wld_empties);
-        if self.exact_empties == 0 || empties > selective_empties {
+        if self.exact_empties == 0 || empties > SELECTIVE_EMPTIES.max(self.exact_empties) {
             return None;
         }
-        let exact = empties <= self.exact_empties;
-        let wld = !exact && empties <= wld_empties;
+        let cut = (empties > self.exact_empties).then_some(SELECTIVE_CUT);
         let start = *deadline;
         let solver = self
             .solver
@@ -406,28 +405,17 @@ impl AlphaBeta {
         } else {
             Deadline::new(start.start(), start.budget().mul_f64(SOLVE_SHARE))
         });
-        let solution = if exact || wld {
-            solver.solve(board, moves, wld)
-        } else {
-            solver.solve_selective(board, moves, SELECTIVE_CUT)
-        };
+        let solution = solver.solve_passes(board, moves, false, cut);
         self.nodes = solver.nodes();
         if !start.is_unlimited() {
             *deadline = Deadline::new(Instant::now(), start.remaining());
         }
         let sol = solution?;
-        // A proven loss says nothing about which move resists best.
-        if wld && sol.score < 0 {
-            return None;
-        }
         Some(SearchResult {
             best: sol.best,
-            score: if exact {
-                Score::Exact(sol.score)
-            } else if wld {
-                Score::Wld(sol.score)
-            } else {
-                Score::Probable(sol.score)
+            score: match sol.cut {
+                None => Score::Exact(sol.score),
+                Some(_) => Score::Probable(sol.score),
             },
             depth: empties,
             nodes: sol.nodes,

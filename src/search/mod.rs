@@ -111,8 +111,6 @@ pub enum Score {
     Selective(f64),
     /// The exact final disc difference under perfect play.
     Exact(i32),
-    /// A win/loss/draw proof: the sign of the exact score.
-    Wld(i32),
     /// The final disc difference found by a selective search to the end
     /// (probcut): probable, not proven. Shown as `e<N> ~+6`, against
     /// `e<N> =+6` for a proof.

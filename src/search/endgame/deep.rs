@@ -60,6 +60,7 @@ impl Solver {
             best: Square::new(best),
             score: if wld { score.signum() } else { score },
             nodes: self.nodes,
+            cut: self.probcut,
         })
     }
 

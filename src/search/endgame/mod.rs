@@ -159,6 +159,9 @@ pub struct Solution {
     pub score: i32,
     /// Nodes visited.
     pub nodes: u64,
+    /// The cut of the selective search it comes from (hundredths of a
+    /// standard deviation), `None` when it is proven.
+    pub cut: Option<i32>,
 }
 
 /// An endgame solver with its node count, deadline and table. Keep it
@@ -233,16 +236,8 @@ impl Solver {
     /// first runs the selective passes of [`ID_CUTS`], which leave their
     /// best moves in the table.
     pub fn solve(&mut self, board: &Board, moves: Bitboard, wld: bool) -> Option<Solution> {
-        self.begin();
-        if self.techniques.iterative && board.empty_count() >= ID_MIN_EMPTIES {
-            for &t in ID_CUTS {
-                self.probcut = Some(t);
-                let pass = self.root(board, moves, wld);
-                self.probcut = None;
-                pass?;
-            }
-        }
-        self.root(board, moves, wld)
+        self.solve_passes(board, moves, wld, None)
+            .filter(|s| s.cut.is_none())
     }
 
     /// A selective solve: a search to the end in which a node is cut when
@@ -258,18 +253,42 @@ impl Solver {
         moves: Bitboard,
         cut: i32,
     ) -> Option<Solution> {
-        let cut = cut.clamp(0, MAX_CUT);
+        self.solve_passes(board, moves, false, Some(cut.clamp(0, MAX_CUT)))
+    }
+
+    /// The search at `cut` (`None`: exact), after the passes of [`ID_CUTS`]
+    /// narrower than it: from [`SELECTIVE_ID_MIN_EMPTIES`] up before a
+    /// selective search, from [`ID_MIN_EMPTIES`] up before an exact one
+    /// (unless `Techniques::iterative` is off). The result of the widest
+    /// search that finished before the deadline, its `cut` saying which;
+    /// `None` if none did.
+    pub fn solve_passes(
+        &mut self,
+        board: &Board,
+        moves: Bitboard,
+        wld: bool,
+        cut: Option<i32>,
+    ) -> Option<Solution> {
         self.begin();
-        let mut passes: Vec<i32> = Vec::new();
-        if board.empty_count() >= SELECTIVE_ID_MIN_EMPTIES {
-            passes.extend(ID_CUTS.iter().filter(|&&t| t < cut));
+        let narrower = match cut {
+            Some(_) => board.empty_count() >= SELECTIVE_ID_MIN_EMPTIES,
+            None => self.techniques.iterative && board.empty_count() >= ID_MIN_EMPTIES,
+        };
+        let mut passes: Vec<Option<i32>> = Vec::new();
+        if narrower {
+            passes.extend(
+                ID_CUTS
+                    .iter()
+                    .filter(|&&t| cut.is_none_or(|c| t < c))
+                    .map(|&t| Some(t)),
+            );
         }
         passes.push(cut);
         let mut finished = None;
         for t in passes {
-            self.probcut = Some(t);
-            match self.root(board, moves, false) {
-                Some(s) => finished = Some(s),
+            self.probcut = t;
+            match self.root(board, moves, wld) {
+                Some(s) => finished = Some(Solution { cut: t, ..s }),
                 None => break,
             }
         }
