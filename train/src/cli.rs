@@ -33,6 +33,9 @@ usage:
               rebuilds the committed weights byte for byte (about 18 minutes on 2
               cores); files of `gen` are read too, and `a+b+c` joins the shards of
               one `gen` run
+  train features [--data FILE[,FILE..]]   how much of the compiled evaluation's
+              held-out error a per-empties linear term in mobility, potential
+              mobility, corner moves or odd quadrants would explain
   train match [--pairs N] [--time-ms N] [--depth N] [--threads N] [--seed N]
               [--evals A,B]   paired games of eval A (default pattern) vs B (classic)
   train mpc   [--positions N] [--max-depth D] [--threads N] [--seed N] [--values FILE]

@@ -15,6 +15,7 @@ mod command;
 mod corpus;
 mod data;
 mod encode;
+mod features;
 mod fit;
 mod gen;
 mod mpc;

@@ -4,6 +4,7 @@ pub mod all;
 pub mod bench;
 pub mod corpus;
 pub mod decode_time;
+pub mod features;
 pub mod fit;
 pub mod gen;
 pub mod r#match;
@@ -22,6 +23,7 @@ pub fn run(name: &str, o: &Options) -> Result<(), String> {
         "gen" => gen::run(o),
         "corpus" => corpus::run(o),
         "fit" => fit::run(o),
+        "features" => features::run(o),
         "match" => r#match::run(o),
         "bench" => bench::run(o),
         "mpc" => mpc::run(o),
