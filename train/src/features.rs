@@ -83,12 +83,14 @@ fn solve(mut a: Vec<Vec<f64>>, mut y: Vec<f64>) -> Vec<f64> {
         row[i] += 1e-6;
     }
     for i in 0..n {
-        for k in i + 1..n {
-            let f = a[k][i] / a[i][i];
-            for j in i..n {
-                a[k][j] -= f * a[i][j];
+        let (top, rest) = a.split_at_mut(i + 1);
+        let pivot = &top[i];
+        for (k, row) in rest.iter_mut().enumerate() {
+            let f = row[i] / pivot[i];
+            for (x, p) in row[i..].iter_mut().zip(&pivot[i..]) {
+                *x -= f * p;
             }
-            y[k] -= f * y[i];
+            y[i + 1 + k] -= f * y[i];
         }
     }
     let mut x = vec![0.0; n];
@@ -183,7 +185,7 @@ mod tests {
         assert!(e.before[BUCKETS] > 1.0, "{e:?}");
         assert!(e.after[BUCKETS] < 1e-3, "{e:?}");
         // Noise the feature knows nothing of stays (a parity of the game's number).
-        let noise = |s: &Sample| if s.game % 2 == 0 { 4.0 } else { -4.0 };
+        let noise = |s: &Sample| if s.game.is_multiple_of(2) { 4.0 } else { -4.0 };
         let e = explain(&samples, 5, noise, &[mobility]);
         assert!(e.after[BUCKETS] > 3.0, "{e:?}");
     }
