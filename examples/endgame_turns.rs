@@ -6,9 +6,12 @@
 //! Each recorded game (one transcript a line, `tests/data/late-games.txt`)
 //! is replayed from `--from` empties (default 24) to its end; every
 //! position on the way is solved by the side to move with its own solver:
-//! exact at `--exact` empties or fewer (default the bot's), selective at
-//! `--cut` (default the bot's) up to `--selective` empties. The solves are
-//! capped at `--cap-ms` (default 2000); a capped solve counts as over.
+//! exact at `--exact` empties or fewer (default the bot's, with its passes
+//! and their fallback, `Solver::solve_passes`), WLD up to `--wld` (default
+//! none), selective at `--cut` (default the bot's) up to `--selective`
+//! empties. Each solve is capped at `--cap-ms` (default 2000) and counted
+//! as proven, a selective result (a pass's, or the selective solve's), or
+//! none; `--budget-ms` (default 60) sets the column of solves over it.
 //!
 //! `cargo run --release --example endgame_turns -- tests/data/late-games.txt --exact 20 --selective 24`
 
@@ -43,8 +46,9 @@ fn main() {
         eprintln!("{TOOL}: {}: {e}", args[0]);
         std::process::exit(2)
     });
-    // Per empties: the solve times in ms, and how many went over the cap.
-    let mut times: BTreeMap<u32, (Vec<f64>, usize)> = BTreeMap::new();
+    // Per empties: the solve times in ms, and how many solves gave a proof,
+    // only a selective pass's result, or nothing.
+    let mut times: BTreeMap<u32, (Vec<f64>, [usize; 3])> = BTreeMap::new();
     for (line, transcript) in text.lines().enumerate() {
         if transcript.trim().is_empty() {
             continue;
@@ -84,15 +88,19 @@ fn main() {
                 };
                 let entry = times.entry(empties).or_default();
                 entry.0.push(t0.elapsed().as_secs_f64() * 1e3);
-                // Counted: no result, or an exact solve that gave only a pass's.
-                let proven = done.is_some_and(|s| s.cut.is_none());
-                entry.1 += usize::from(done.is_none() || (empties <= wld.max(exact) && !proven));
+                entry.1[match done {
+                    Some(s) if s.cut.is_none() => 0,
+                    Some(_) => 1,
+                    None => 2,
+                }] += 1;
             }
             game.play(sq).unwrap_or_else(|e| fail(e.to_string()));
         }
     }
-    println!("empties kind      positions | median    p90    max  over {budget} ms  unfinished  (ms, warm tables)");
-    for (empties, (mut t, capped)) in times.into_iter().rev() {
+    println!(
+        "empties kind      positions | median    p90    max  over {budget} ms | proven  pass  none  (ms, warm tables)"
+    );
+    for (empties, (mut t, outcome)) in times.into_iter().rev() {
         t.sort_by(f64::total_cmp);
         let over = t.iter().filter(|&&x| x > budget).count();
         let kind = if empties <= exact {
@@ -103,13 +111,15 @@ fn main() {
             "selective"
         };
         println!(
-            "{empties:7} {kind:9} {:9} | {:6.1} {:6.1} {:6.1} {:6} {:6}",
+            "{empties:7} {kind:9} {:9} | {:6.1} {:6.1} {:6.1} {:11} | {:6} {:5} {:5}",
             t.len(),
             t[t.len() / 2],
             t[t.len() * 9 / 10],
             t[t.len() - 1],
             over,
-            capped
+            outcome[0],
+            outcome[1],
+            outcome[2]
         );
     }
 }

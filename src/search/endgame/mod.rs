@@ -79,9 +79,13 @@ pub const PROBCUT_MIN_EMPTIES: u32 = 10;
 pub const PROBCUT_DEEP_EMPTIES: u32 = 16;
 /// Exact solves from this many empties up first run selective solves of
 /// growing width ([`ID_CUTS`]): the exact solve then finds their best
-/// moves in the table. From 16 instead, the median exact solve at 16-18
-/// empties took longer (18: 22 -> 30 ms; `examples/endgame_ladder.rs`).
-pub const ID_MIN_EMPTIES: u32 = 20;
+/// moves in the table, and a solve the deadline stops still has their
+/// result ([`Solver::solve_passes`]). From 16 instead, the median exact
+/// solve at 16-18 empties took longer (18: 22 -> 30 ms;
+/// `examples/endgame_ladder.rs`); from 19 rather than 20, the bot's solves
+/// at 19 in 90 ms gave 178 proofs and 22 passes' results of 200 instead of
+/// 182 proofs and 18 nothing (`examples/endgame_turns.rs`, docs/endgame.md).
+pub const ID_MIN_EMPTIES: u32 = 19;
 /// The widest cut a selective solve takes (100 standard deviations: no
 /// score reaches it), which keeps the margin's arithmetic in range.
 pub const MAX_CUT: i32 = 10_000;
