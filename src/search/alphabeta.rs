@@ -32,7 +32,7 @@ pub const EXACT_EMPTIES: u32 = 20;
 /// 25).
 pub const SELECTIVE_EMPTIES: u32 = 22;
 /// The cut threshold of that search, in hundredths of a standard deviation.
-pub const SELECTIVE_CUT: i32 = 200;
+pub const SELECTIVE_CUT: i32 = 275;
 /// Share of the move's budget the solve may take before the midgame search
 /// takes over with the rest (a solve that finishes no pass is rare at
 /// these counts, and the midgame search then plays quickly).

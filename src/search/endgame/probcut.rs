@@ -4,11 +4,13 @@
 
 use super::*;
 
-/// Standard deviations, in 1/[`SCALE`] discs, of (exact score - the
-/// evaluation) and of (exact score - the 2-ply value) at 8-22 empties:
-/// 7-13 and 6-9.5 discs measured (`examples/endgame_sigma.rs`,
-/// docs/endgame.md); the upper middle of each range.
-const PROBCUT_SIGMA: [i32; 2] = [11 * SCALE, 8 * SCALE];
+/// Deviations, in 1/[`SCALE`] discs, of (exact score - the evaluation) at
+/// 10-15 empties and of (exact score - the 2-ply value) from 16 up, on the
+/// positions of real games (`tests/data/match-games.txt`,
+/// `examples/endgame_sigma.rs`, docs/endgame.md): root mean squares, the
+/// parity's bias of about 2 discs included, 6.9-7.6 and 4.6-5.7 discs;
+/// rounded up. (On FFO lines played down, lopsided: 11 and 8.)
+const PROBCUT_SIGMA: [i32; 2] = [8 * SCALE, 6 * SCALE];
 /// Probcut: the shallow value of (p, o) `cut`/100 standard deviations
 /// above `beta` or below `alpha` gives that bound as the result.
 pub fn probcut_bound(p: u64, o: u64, alpha: i32, beta: i32, n: u32, cut: i32) -> Option<i32> {
