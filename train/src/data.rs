@@ -122,6 +122,18 @@ pub fn load(groups: &[Vec<PathBuf>]) -> Result<(Vec<Sample>, bool), String> {
     Ok((all, all_corpus))
 }
 
+/// The file groups `--data` names, or without it every chunk of the
+/// committed corpus in seed order, each its own group.
+pub fn data_or_corpus(data: &[Vec<PathBuf>]) -> Result<Vec<Vec<PathBuf>>, String> {
+    if !data.is_empty() {
+        return Ok(data.to_vec());
+    }
+    Ok(corpus_files(Path::new(CORPUS_DIR))?
+        .into_iter()
+        .map(|p| vec![p])
+        .collect())
+}
+
 /// The corpus chunks in seed order (`games-seed2.bin` before
 /// `games-seed10.bin`), then by name.
 pub fn corpus_files(dir: &Path) -> Result<Vec<PathBuf>, String> {

@@ -3,22 +3,14 @@
 //! (`crate::features`).
 
 use crate::cli::Options;
-use crate::data::{corpus_files, load, CORPUS_DIR};
+use crate::data::{data_or_corpus, load};
 use crate::features::{explain, Feature, BUCKETS, FEATURES};
 use othello::eval::{pattern, SCALE};
-use std::path::Path;
 
 /// `train features`: the intercept alone, one line per feature, then all
 /// of them together.
 pub fn run(o: &Options) -> Result<(), String> {
-    let groups = if o.data.is_empty() {
-        corpus_files(Path::new(CORPUS_DIR))?
-            .into_iter()
-            .map(|p| vec![p])
-            .collect()
-    } else {
-        o.data.clone()
-    };
+    let groups = data_or_corpus(&o.data)?;
     let (samples, _) = load(&groups)?;
     let residual = |s: &crate::gen::Sample| {
         f64::from(s.label) - f64::from(pattern::evaluate(&s.board)) / f64::from(SCALE)

@@ -3,11 +3,11 @@
 
 use super::bar;
 use crate::cli::Options;
-use crate::data::{corpus_files, load, CORPUS_DIR};
+use crate::data::{data_or_corpus, load};
 use crate::gen::Sample;
 use crate::{encode, fit, net};
 use othello::eval::pattern::{self, Tables};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// Default `--bootstrap` for data labelled with game outcomes (`gen`): plies
@@ -21,14 +21,7 @@ const WEIGHTS_PATH: &str = "src/eval/weights.rs";
 /// `train fit`: fits the networks to `--data` (default: the committed
 /// corpus) and writes the weights.
 pub fn run(o: &Options) -> Result<(), String> {
-    let groups = if o.data.is_empty() {
-        corpus_files(Path::new(CORPUS_DIR))?
-            .into_iter()
-            .map(|p| vec![p])
-            .collect()
-    } else {
-        o.data.clone()
-    };
+    let groups = data_or_corpus(&o.data)?;
     let paths: Vec<PathBuf> = groups.iter().flatten().cloned().collect();
     let (samples, all_corpus) = load(&groups)?;
     let mut o = o.clone();
@@ -177,6 +170,7 @@ fn wrap(text: &str, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::{corpus_files, CORPUS_DIR};
 
     /// `train fit` with its defaults, run on the committed corpus, gives
     /// back the committed weights byte for byte. About 18 minutes on 2
