@@ -39,7 +39,7 @@ fn main() {
     let cap = number_flag(TOOL, &mut args, "--cap-ms", 2000) as u64;
     let budget = number_flag(TOOL, &mut args, "--budget-ms", 60) as f64;
     if args.len() != 1 {
-        eprintln!("{TOOL}: usage: {TOOL} GAMES.txt [--from E] [--exact E] [--selective E] [--cut N] [--cap-ms MS] [--budget-ms MS]");
+        eprintln!("{TOOL}: usage: {TOOL} GAMES.txt [--from E] [--exact E] [--wld E] [--selective E] [--cut N] [--cap-ms MS] [--budget-ms MS]");
         std::process::exit(2);
     }
     let text = std::fs::read_to_string(&args[0]).unwrap_or_else(|e| {

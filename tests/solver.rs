@@ -371,7 +371,7 @@ fn exact_solves_with_and_without_the_selective_passes_agree() {
 }
 
 /// Above `EXACT_EMPTIES` the bot plays a selective solve's move and shows
-/// its score as probable; with no time limit it finishes, and at cut 200
+/// its score as probable; with no time limit it finishes, and at its cut
 /// its score here is the exact one.
 #[test]
 fn the_bot_solves_selectively_above_the_exact_solves() {

@@ -22,16 +22,18 @@ use std::time::Instant;
 /// selective passes come first, and when the exact solve cannot finish
 /// the widest pass that did is played. Measured in docs/endgame.md
 /// (`examples/endgame_turns.rs`, warm tables, 90 ms: proven at 17 empties
-/// always, at 18 99%, 19 89%, 20 47%; the rest a pass's move at 19-20,
+/// always, at 18 99%, 19 91%, 20 58%; the rest a pass's move at 19-20,
 /// the midgame search's at 18).
 pub const EXACT_EMPTIES: u32 = 20;
 /// At most this many empties (and more than [`EXACT_EMPTIES`]), the bot
 /// tries a selective search to the end ([`Solver::solve_selective`]) and
 /// plays its move, or that of its widest pass that finished (measured in
-/// docs/endgame.md: at 22 empties 7 of 200 finish no pass in 90 ms, at 24
-/// 25).
+/// docs/endgame.md: at 22 empties 1 of 200 finishes no pass in 90 ms; at
+/// 24, 25 did with the earlier deviations).
 pub const SELECTIVE_EMPTIES: u32 = 22;
-/// The cut threshold of that search, in hundredths of a standard deviation.
+/// The cut threshold of that search, in hundredths of a standard deviation
+/// (with the deviations refitted on real games, 275 keeps its score equal
+/// to the exact one as often as 200 did with the old ones: docs/endgame.md).
 pub const SELECTIVE_CUT: i32 = 275;
 /// Share of the move's budget the solve may take before the midgame search
 /// takes over with the rest (a solve that finishes no pass is rare at

@@ -292,7 +292,7 @@ impl Solver {
         for t in passes {
             self.probcut = t;
             match self.root(board, moves, wld) {
-                Some(s) => finished = Some(Solution { cut: t, ..s }),
+                Some(s) => finished = Some(s),
                 None => break,
             }
         }
