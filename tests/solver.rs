@@ -396,3 +396,35 @@ fn the_bot_solves_selectively_above_the_exact_solves() {
         assert!(board.is_legal(r.best));
     }
 }
+
+/// `--exact` with `--depth`: a fixed-depth search proves the score from the
+/// exact empties down (the FFO positions' published scores), and without it
+/// a fixed depth only estimates.
+#[test]
+fn a_fixed_depth_solves_exactly_only_when_asked() {
+    use othello::eval::{EvalKind, Evaluator};
+    use othello::search::alphabeta::AlphaBeta;
+    use othello::search::{Limits, Score, Strategy};
+    for p in positions(FFORUM_1_19).iter().take(4) {
+        let e = p.board.empty_count();
+        let mut asked = AlphaBeta::new(Evaluator::new(EvalKind::Pattern, 0));
+        asked.set_exact_empties(e);
+        asked.set_fixed_depth_solves(true);
+        let r = asked.choose(&p.board, p.board.moves(), &Limits::depth(4));
+        let Score::Exact(score) = r.score else {
+            panic!("{}: {:?} is not exact", p.board, r.score)
+        };
+        assert_eq!(p.matches(Some(r.best), score), Some(true), "{}", p.board);
+
+        let mut below = AlphaBeta::new(Evaluator::new(EvalKind::Pattern, 0));
+        below.set_exact_empties(e - 1);
+        below.set_fixed_depth_solves(true);
+        let r = below.choose(&p.board, p.board.moves(), &Limits::depth(4));
+        assert!(matches!(r.score, Score::Selective(_)), "{:?}", r.score);
+        assert_eq!(r.depth, 4);
+
+        let mut default = AlphaBeta::new(Evaluator::new(EvalKind::Pattern, 0));
+        let r = default.choose(&p.board, p.board.moves(), &Limits::depth(4));
+        assert!(matches!(r.score, Score::Selective(_)), "{:?}", r.score);
+    }
+}

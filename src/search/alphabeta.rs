@@ -64,6 +64,9 @@ pub struct AlphaBeta {
     node_limit: u64,
     aborted: bool,
     exact_empties: u32,
+    /// Whether a fixed-depth search also solves exactly from
+    /// `exact_empties` (`--exact` with `--depth`; off by default).
+    fixed_depth_solves: bool,
     /// Whether Multi-ProbCut prunes (the bot's default).
     selective: bool,
     /// Made on first use, kept between moves (its table stays valid).
@@ -87,6 +90,7 @@ impl AlphaBeta {
             node_limit: u64::MAX,
             aborted: false,
             exact_empties: EXACT_EMPTIES,
+            fixed_depth_solves: false,
             selective: true,
             solver: None,
         }
@@ -96,6 +100,13 @@ impl AlphaBeta {
     /// (0 turns the solver off).
     pub fn set_exact_empties(&mut self, empties: u32) {
         self.exact_empties = empties;
+    }
+
+    /// Makes a fixed-depth search solve exactly (and only exactly) from the
+    /// exact empties down, as an engine level "depth d, exact from 2d"
+    /// does; without it a fixed depth never solves.
+    pub fn set_fixed_depth_solves(&mut self, on: bool) {
+        self.fixed_depth_solves = on;
     }
 
     /// Turns Multi-ProbCut on (the default) or off (a full-width search).
@@ -393,9 +404,15 @@ impl AlphaBeta {
         board: &Board,
         moves: Bitboard,
         deadline: &mut Deadline,
+        fixed_depth: bool,
     ) -> Option<SearchResult> {
         let empties = board.empty_count();
-        if self.exact_empties == 0 || empties > SELECTIVE_EMPTIES.max(self.exact_empties) {
+        let top = if fixed_depth {
+            self.exact_empties
+        } else {
+            SELECTIVE_EMPTIES.max(self.exact_empties)
+        };
+        if self.exact_empties == 0 || empties > top {
             return None;
         }
         let cut = (empties > self.exact_empties).then_some(SELECTIVE_CUT);
@@ -439,8 +456,9 @@ impl Strategy for AlphaBeta {
 
         // Few empties: prove the result instead of estimating it.
         let mut start = limits.deadline;
-        if limits.depth.is_none() {
-            if let Some(result) = self.try_solve(board, moves, &mut start) {
+        let fixed_depth = limits.depth.is_some();
+        if !fixed_depth || self.fixed_depth_solves {
+            if let Some(result) = self.try_solve(board, moves, &mut start, fixed_depth) {
                 return result;
             }
         }
@@ -448,7 +466,6 @@ impl Strategy for AlphaBeta {
         self.deadline = start;
         let mut root_moves: Vec<Square> = moves.squares().collect();
         let mut result = (root_moves[0], 0, 0u32);
-        let fixed_depth = limits.depth.is_some();
         let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         if !fixed_depth && root_moves.len() == 1 {
             // The only move: nothing to decide, only a score to show.

@@ -140,6 +140,10 @@ pub struct Config {
     pub eval: crate::eval::EvalKind,
     /// `alphabeta`: Multi-ProbCut on (`false`: full width, `--full-width`).
     pub selective: bool,
+    /// `alphabeta`: solve exactly from this many empties (`--exact`), also
+    /// at a fixed depth; `None`: the bot's default, and no solve at a fixed
+    /// depth.
+    pub exact: Option<u32>,
     /// Monte Carlo searches: playouts per move decision (`--playouts`;
     /// `None`: until the deadline).
     pub playouts: Option<u64>,
@@ -158,6 +162,7 @@ impl Default for Config {
             seed: 0,
             eval: crate::eval::EvalKind::Pattern,
             selective: true,
+            exact: None,
             playouts: None,
             playout_depth: None,
             c: MCTS_DEFAULT_C,
@@ -192,6 +197,10 @@ pub fn create(name: &str, config: &Config) -> Option<Box<dyn Strategy>> {
         "alphabeta" => {
             let mut search = alphabeta::AlphaBeta::new(eval);
             search.set_selective(config.selective);
+            if let Some(n) = config.exact {
+                search.set_exact_empties(n);
+                search.set_fixed_depth_solves(true);
+            }
             Box::new(search)
         }
         #[cfg(not(cargo_equip))]

@@ -16,8 +16,9 @@ usage:
               generate train/data/chunk-seed*.bin (4000 games per seed), fit,
               write the weights (default out: src/eval/weights.rs)
   train corpus [--seed N] [--games N] [--threads N] [--depth N] [--exact N] [--epsilon X]
-              [--shard I/N] [--out FILE]   play one chunk of the search-labelled corpus
-              (default 5000 games, depth 8, exact from 18 empties; out:
+              [--plies A-B] [--shard I/N] [--out FILE]   play one chunk of the
+              search-labelled corpus (default 5000 games, depth 8, exact from 18
+              empties, the first 2-20 plies random; out:
               train/corpus/games-seed<N>.bin, a shard's games-seed<N>-shard<I>of<N>.bin);
               an existing file is resumed; --shard I/N plays the chunk's games g
               with g % N = I - 1, and `fit` merges the shards back into the chunk
@@ -203,6 +204,15 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                     .map(|group| group.split('+').map(PathBuf::from).collect())
                     .collect()
             }
+            "--plies" => {
+                o.corpus.random_plies = value
+                    .split_once('-')
+                    .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+                    .filter(|&(a, b): &(u32, u32)| a <= b && b <= 60)
+                    .ok_or_else(|| {
+                        format!("--plies: expected A-B with A <= B <= 60, found {value:?}")
+                    })?;
+            }
             "--shard" => {
                 let shard = Shard::parse(value).map_err(|e| format!("--shard: {e}"))?;
                 o.gen.shard = Some(shard);
@@ -253,6 +263,9 @@ mod tests {
             ("corpus --shard 3/2", "--shard"),
             ("gen --shard 0/2", "--shard"),
             ("corpus --seed", "--seed"),
+            ("corpus --plies 9-8", "--plies"),
+            ("corpus --plies 8", "--plies"),
+            ("corpus --plies 2-61", "--plies"),
         ] {
             let e = parse(&args(bad))
                 .err()

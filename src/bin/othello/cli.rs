@@ -39,6 +39,9 @@ options of the bot:
   --eval NAME       pattern (default, trained), classic, disc, disc-noise (seed 004)
   --full-width      alphabeta: no Multi-ProbCut (with --depth: the evaluation's
                     knowledge per ply, without its pruning)
+  --exact E         alphabeta: solve exactly from E empties (default 20; 0: never);
+                    with --depth too, where it is otherwise off (an engine level
+                    of depth N, exact from 2N: --depth N --exact 2N)
   --seed N          seed of every random choice (default: $OTHELLO_SEED, else 0)
   --playouts N      pmc, mcts, nmc: playouts per move (default: until the deadline)
   --playout-depth D pmc, mcts, nmc: stop playouts after D plies, judge by discs
@@ -52,7 +55,7 @@ options of the bot:
 pub const USAGE: &str = "\
 usage:
   othello [OPTIONS]          play on CodinGame's protocol (stdin/stdout)
-options: --depth N, --time-ms N, --nodes N, --eval NAME, --full-width, --seed N (see the crate's --help)
+options: --depth N, --time-ms N, --nodes N, --eval NAME, --full-width, --exact E, --seed N (see the crate's --help)
 ";
 
 /// What the bot's arguments ask for.
@@ -79,6 +82,8 @@ pub struct BotOptions {
     pub eval: EvalKind,
     /// `--full-width`: Multi-ProbCut off.
     pub full_width: bool,
+    /// `--exact`: solve exactly from this many empties, also at a fixed depth.
+    pub exact: Option<u32>,
     /// `--seed` (None: the caller falls back to `$OTHELLO_SEED`, then 0).
     pub seed: Option<u64>,
     /// `--playouts`.
@@ -100,6 +105,7 @@ impl Default for BotOptions {
             nodes: None,
             eval: EvalKind::Pattern,
             full_width: false,
+            exact: None,
             seed: None,
             playouts: None,
             playout_depth: None,
@@ -156,6 +162,13 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "--seed" => options.seed = Some(number("--seed", it.next())?),
             "--eval" => options.eval = parse_eval(it.next())?,
             "--full-width" => options.full_width = true,
+            "--exact" => {
+                let n: u32 = number("--exact", it.next())?;
+                if n > 60 {
+                    return Err(format!("--exact: must be 0..60, found {n}"));
+                }
+                options.exact = Some(n);
+            }
             other => match monte_carlo_flag(other, &mut it, &mut options) {
                 Some(set) => set?,
                 None => return Err(format!("unknown argument {other:?}")),
@@ -255,13 +268,27 @@ mod tests {
         assert_eq!(parse(&args("")), Ok(Command::Bot(BotOptions::default())));
         assert_eq!(parse(&args("--help")), Ok(Command::Help));
         let Ok(Command::Bot(o)) = parse(&args(
-            "--strategy minimax --depth 3 --seed 7 --eval disc-noise --full-width",
+            "--strategy minimax --depth 3 --seed 7 --eval disc-noise --full-width --exact 6",
         )) else {
             panic!("not a bot command")
         };
         assert_eq!(
-            (o.strategy.as_str(), o.depth, o.seed, o.eval, o.full_width),
-            ("minimax", Some(3), Some(7), EvalKind::DiscNoise, true)
+            (
+                o.strategy.as_str(),
+                o.depth,
+                o.seed,
+                o.eval,
+                o.full_width,
+                o.exact
+            ),
+            (
+                "minimax",
+                Some(3),
+                Some(7),
+                EvalKind::DiscNoise,
+                true,
+                Some(6)
+            )
         );
         assert!(!BotOptions::default().full_width);
     }
@@ -295,6 +322,8 @@ mod tests {
             "--c nan",
             "--level 0",
             "--level 4",
+            "--exact 61",
+            "--exact",
         ] {
             let e = parse(&args(bad)).unwrap_err();
             assert!(!e.is_empty(), "{bad}");

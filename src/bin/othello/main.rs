@@ -69,6 +69,7 @@ fn run_bot(options: &BotOptions) -> ExitCode {
         seed,
         eval: options.eval,
         selective: !options.full_width,
+        exact: options.exact,
         playouts: options.playouts,
         playout_depth: options.playout_depth,
         c: options.c,
