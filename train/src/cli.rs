@@ -23,7 +23,7 @@ usage:
               an existing file is resumed; --shard I/N plays the chunk's games g
               with g % N = I - 1, and `fit` merges the shards back into the chunk
   train gen   --out FILE [--games N] [--threads N] [--seed N] [--depth N] [--exact N]
-              [--epsilon X] [--eval NAME] [--shard I/N]
+              [--epsilon X] [--plies A-B] [--eval NAME] [--shard I/N]
               (NAME: the self-play search's evaluation)
   train fit   [--data FILE[+FILE..][,FILE..]] [--steps N] [--batches N] [--lr X]
               [--hidden A,B,..] [--groups A,B,..] [--anchors A,B,..] [--bits N]
@@ -212,6 +212,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                     .ok_or_else(|| {
                         format!("--plies: expected A-B with A <= B <= 60, found {value:?}")
                     })?;
+                o.gen.random_plies = o.corpus.random_plies;
             }
             "--shard" => {
                 let shard = Shard::parse(value).map_err(|e| format!("--shard: {e}"))?;
@@ -250,6 +251,16 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plies_set_the_random_opening_of_both_self_play_commands() {
+        let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let (_, o) = parse(&args("corpus --plies 8-42")).unwrap();
+        assert_eq!(o.corpus.random_plies, (8, 42));
+        assert_eq!(o.gen.random_plies, (8, 42));
+        let (_, o) = parse(&args("corpus")).unwrap();
+        assert_eq!(o.corpus.random_plies, (2, 20));
+    }
 
     #[test]
     fn bad_values_are_refused_with_their_flag() {
