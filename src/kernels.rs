@@ -104,9 +104,10 @@ fn run_down(p: u64, mask: u64, shift: u32) -> u64 {
 /// The discs of `o` that playing on `sq` flips (0 when the move is illegal
 /// or the square is taken; callers check legality with [`moves`]).
 ///
-/// For each ray the first square that is not an opponent disc is found with
-/// one bit trick (lowest bit going up, highest bit going down); if it is a
-/// `p` disc, the squares before it flip.
+/// Going up, the first square of each ray that is not an opponent disc is
+/// its lowest bit; if it is a `p` disc, the squares before it flip. Going
+/// down, the run of opponent discs next to `sq` is grown square by square
+/// and flips if a `p` disc closes it.
 #[inline(always)]
 pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     let rays = &RAYS[sq];
@@ -120,15 +121,20 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
         flipped |= ray & first.wrapping_sub(1) & closed.wrapping_neg();
         d += 1;
     }
-    while d < 8 {
-        let ray = rays[d];
-        // The `| 1` sentinel keeps the shift in range when nothing stops
-        // the run; a1 is then either off the ray or an opponent disc.
-        let stop = (ray & !o) | 1;
-        let first = (1u64 << 63) >> stop.leading_zeros();
-        let closed = ((first & p & ray) != 0) as u64;
-        flipped |= ray & !(first.wrapping_shl(1).wrapping_sub(1)) & closed.wrapping_neg();
-        d += 1;
+    // Downward, the run is grown as in `run_down` (1, then 2 and 2 more
+    // squares). The mirror of the lowest-bit trick needs the highest bit,
+    // a leading-zero count, which AVX2 lacks for 64-bit lanes: the
+    // vectorizer emulated it, and this is 10% faster (docs/endgame.md).
+    let x = 1u64 << sq;
+    let inner = o & INNER;
+    for (mask, shift) in [(inner, 1), (o, 8), (inner, 7), (inner, 9)] {
+        let mut run = mask & (x >> shift);
+        run |= mask & (run >> shift);
+        let pairs = mask & (mask >> shift);
+        run |= pairs & (run >> (2 * shift));
+        run |= pairs & (run >> (2 * shift));
+        let closed = ((run >> shift) & p != 0) as u64;
+        flipped |= run & closed.wrapping_neg();
     }
     flipped
 }
