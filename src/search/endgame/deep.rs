@@ -121,6 +121,9 @@ impl Solver {
             if n == 2 {
                 return self.last2(p, o, beta, empties);
             }
+            if n == 3 {
+                return self.last3(p, o, alpha, beta, empties);
+            }
             self.shallow_child::<FAST>(p, o, alpha, beta, empties, parity_of(empties), n)
         } else {
             self.deep_child::<FAST>(p, o, alpha, beta, n)

@@ -175,6 +175,70 @@ impl Solver {
         }
     }
 
+    /// Three empties: the moves in a fixed order, a square alone in its
+    /// quadrant first (parity), without [`Solver::shallow`]'s loops over
+    /// square classes.
+    #[inline(always)]
+    pub(super) fn last3(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u64) -> i32 {
+        self.nodes += 1;
+        let x1 = empties.trailing_zeros() as usize;
+        let rest = empties & (empties - 1);
+        let x2 = rest.trailing_zeros() as usize;
+        let x3 = (rest & (rest - 1)).trailing_zeros() as usize;
+        let (q1, q2, q3) = (quadrant_bit(x1), quadrant_bit(x2), quadrant_bit(x3));
+        let order = if !self.techniques.parity {
+            [x1, x2, x3]
+        } else if q1 == q2 && q2 != q3 {
+            [x3, x1, x2]
+        } else if q1 == q3 && q1 != q2 {
+            [x2, x1, x3]
+        } else {
+            [x1, x2, x3]
+        };
+        let mut best = -INF;
+        for x in order {
+            if NEIGHBOURS[x] & o != 0 {
+                let f = kernels::flips(p, o, x);
+                if f != 0 {
+                    let bit = 1u64 << x;
+                    let score = -self.last2(o ^ f, p ^ f ^ bit, -alpha, empties ^ bit);
+                    if score > best {
+                        best = score;
+                        if score > alpha {
+                            alpha = score;
+                            if score >= beta {
+                                return best;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        // `p` passes: the opponent's moves, each answered by `p`'s last two.
+        let mut worst = INF;
+        for x in order {
+            if NEIGHBOURS[x] & p != 0 {
+                let f = kernels::flips(o, p, x);
+                if f != 0 {
+                    let bit = 1u64 << x;
+                    self.nodes += 1;
+                    worst = worst.min(self.last2(p ^ f, o ^ f ^ bit, beta, empties ^ bit));
+                    if worst <= alpha {
+                        return worst;
+                    }
+                }
+            }
+        }
+        if worst < INF {
+            worst
+        } else {
+            final_score(p, o)
+        }
+    }
+
     /// Alpha-beta over the empty squares, odd quadrants first.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
@@ -215,11 +279,8 @@ impl Solver {
                 }
                 let bit = 1u64 << sq;
                 let (np, no) = (o ^ flips, p ^ flips ^ bit);
-                let score = if n == 2 {
-                    self.nodes += 1;
-                    -last1(np, no, (empties ^ bit).trailing_zeros() as usize)
-                } else if n == 3 {
-                    -self.last2(np, no, -alpha, empties ^ bit)
+                let score = if n == 4 {
+                    -self.last3(np, no, -beta, -alpha, empties ^ bit)
                 } else {
                     -self.shallow_child::<FAST>(
                         np,
@@ -310,6 +371,34 @@ mod tests {
             assert_eq!(solver.last2(p, o, INF, empties), minimax(p, o));
             let (p1, o1) = (p | 1u64 << x1, o);
             assert_eq!(last1(p1, o1, x2 as usize), minimax(p1, o1));
+        }
+    }
+
+    /// As above with three empties, in every window: a fail-soft result
+    /// is exact inside the window and a bound on the right side outside.
+    #[test]
+    fn last3_agrees_with_minimax() {
+        let mut rng = crate::rng::Rng::seed_from_u64(6);
+        let mut solver = Solver::with_table_bits(Deadline::unlimited(), 4);
+        for _ in 0..20_000 {
+            let mut empties = 0u64;
+            while empties.count_ones() < 3 {
+                empties |= 1u64 << rng.below(64);
+            }
+            let discs = rng.next_u64();
+            let (p, o) = (discs & !empties, !discs & !empties);
+            let exact = minimax(p, o);
+            let alpha = rng.below(129) as i32 - 64;
+            let beta = alpha + 1 + rng.below(8) as i32;
+            let v = solver.last3(p, o, alpha, beta, empties);
+            if v <= alpha {
+                assert!(exact <= v, "{p:x} {o:x} ({alpha}, {beta}): {v} vs {exact}");
+            } else if v >= beta {
+                assert!(exact >= v, "{p:x} {o:x} ({alpha}, {beta}): {v} vs {exact}");
+            } else {
+                assert_eq!(v, exact, "{p:x} {o:x} ({alpha}, {beta})");
+            }
+            assert_eq!(solver.last3(p, o, -INF, INF, empties), exact);
         }
     }
 }
