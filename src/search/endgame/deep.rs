@@ -40,14 +40,12 @@ impl Solver {
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, moves.0, n, &mut list);
         if let Some(s) = self.table.probe(p, o) {
-            if let Some(i) = list[..count].iter().position(|c| c.square == s.best) {
-                list[..=i].rotate_right(1);
-            }
+            put_first(&mut list[..count], s.best);
         }
         let (score, best) = if self.isa.is_fast() {
-            self.search_list::<true>(p, o, alpha, beta, n, &list[..count])
+            self.search_list::<true>(p, o, alpha, beta, n, &mut list[..count])
         } else {
-            self.search_list::<false>(p, o, alpha, beta, n, &list[..count])
+            self.search_list::<false>(p, o, alpha, beta, n, &mut list[..count])
         };
         if self.aborted || best >= 64 {
             return None;
@@ -64,10 +62,12 @@ impl Solver {
         })
     }
 
-    /// Negascout over the moves of `list`, in order: the best score
-    /// (fail-soft) and its move (64 if `list` is empty). The first move gets
-    /// the full window, the others a null window, widened again when one
-    /// beats `alpha`. `FAST` only when `self.isa` is fast.
+    /// Negascout over the moves of `list`, lowest `(key, square)` first:
+    /// the best score (fail-soft) and its move (64 if `list` is empty). The
+    /// first move gets the full window, the others a null window, widened
+    /// again when one beats `alpha`. `FAST` only when `self.isa` is fast.
+    /// Each move is picked from the rest as its turn comes (a selection
+    /// sort), so a cut at the first move leaves the others unsorted.
     #[inline(always)]
     fn search_list<const FAST: bool>(
         &mut self,
@@ -76,11 +76,19 @@ impl Solver {
         mut alpha: i32,
         beta: i32,
         n: u32,
-        list: &[Candidate],
+        list: &mut [Candidate],
     ) -> (i32, u8) {
         let mut best = -INF;
         let mut best_move = 64u8;
-        for (i, &c) in list.iter().enumerate() {
+        for i in 0..list.len() {
+            let mut m = i;
+            for j in i + 1..list.len() {
+                if (list[j].key, list[j].square) < (list[m].key, list[m].square) {
+                    m = j;
+                }
+            }
+            list.swap(i, m);
+            let c = list[i];
             let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
             let score = if i == 0 || !self.techniques.negascout {
                 -self.search::<FAST>(np, no, -beta, -alpha, n - 1)
@@ -242,12 +250,8 @@ impl Solver {
                 }
             }
         }
-        if table_move < 64 {
-            if let Some(i) = list[..count].iter().position(|c| c.square == table_move) {
-                list[..=i].rotate_right(1);
-            }
-        }
-        let (best, best_move) = self.search_list::<FAST>(p, o, alpha, beta, n, &list[..count]);
+        put_first(&mut list[..count], table_move);
+        let (best, best_move) = self.search_list::<FAST>(p, o, alpha, beta, n, &mut list[..count]);
         if self.aborted {
             return 0;
         }
@@ -265,7 +269,8 @@ impl Solver {
         best
     }
 
-    /// Fills `list` with `moves` in search order and returns their count.
+    /// Fills `list` with `moves` and their sort keys and returns their
+    /// count ([`Solver::search_list`] sorts them).
     #[inline(always)]
     fn order(&self, p: u64, o: u64, moves: u64, n: u32, list: &mut [Candidate]) -> usize {
         let parity = if self.techniques.parity {
@@ -307,8 +312,15 @@ impl Solver {
             };
             count += 1;
         }
-        list[..count].sort_unstable_by_key(|c| (c.key, c.square));
         count
+    }
+}
+
+/// Gives the move on `square` (the table's), if listed, the lowest key.
+#[inline(always)]
+fn put_first(list: &mut [Candidate], square: u8) {
+    if let Some(c) = list.iter_mut().find(|c| c.square == square) {
+        c.key = i32::MIN;
     }
 }
 
