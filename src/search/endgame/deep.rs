@@ -38,7 +38,7 @@ impl Solver {
         let n = board.empty_count();
         let (alpha, beta) = if wld { (-1, 1) } else { (-INF, INF) };
         let mut list = [Candidate::default(); MAX_MOVES];
-        let count = self.order(p, o, moves.0, n, &mut list);
+        let count = Self::list_moves(p, o, moves.0, &mut list);
         if let Some(s) = self.table.probe(p, o) {
             put_first(&mut list[..count], s.best);
         }
@@ -81,6 +81,11 @@ impl Solver {
         let mut best = -INF;
         let mut best_move = 64u8;
         for i in 0..list.len() {
+            // The keys are made when the table's move (first, if any) did
+            // not cut: a cut there saves them all.
+            if i == usize::from(list[0].key == TABLE_MOVE) {
+                self.set_keys(p, o, n, &mut list[i..]);
+            }
             let mut m = i;
             for j in i + 1..list.len() {
                 if (list[j].key, list[j].square) < (list[m].key, list[m].square) {
@@ -237,7 +242,7 @@ impl Solver {
             }
         }
         let mut list = [Candidate::default(); MAX_MOVES];
-        let count = self.order(p, o, moves, n, &mut list);
+        let count = Self::list_moves(p, o, moves, &mut list);
         if use_table && n >= ETC_MIN_EMPTIES {
             // Enhanced transposition cutoff: a child whose stored upper
             // bound already refutes it proves a cutoff here.
@@ -269,60 +274,69 @@ impl Solver {
         best
     }
 
-    /// Fills `list` with `moves` and their sort keys and returns their
-    /// count ([`Solver::search_list`] sorts them).
+    /// Fills `list` with `moves` and their flips (keys come later, from
+    /// [`Solver::set_keys`]) and returns their count.
     #[inline(always)]
-    fn order(&self, p: u64, o: u64, moves: u64, n: u32, list: &mut [Candidate]) -> usize {
-        let parity = if self.techniques.parity {
-            PARITY_MASK[parity_of(!(p | o)) as usize]
-        } else {
-            0
-        };
+    fn list_moves(p: u64, o: u64, moves: u64, list: &mut [Candidate]) -> usize {
         let mut count = 0;
         let mut rest = moves;
         while rest != 0 {
             let sq = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let flips = kernels::flips(p, o, sq);
-            let key = if self.techniques.fastest_first && n > PARITY_EMPTIES {
-                let bit = 1u64 << sq;
-                let replies = kernels::moves(o ^ flips, p ^ flips ^ bit);
-                let corners = (replies & Bitboard::CORNERS.0).count_ones() as i32;
-                let mine = p ^ flips ^ bit;
-                let potential = (spread(mine) & !(mine | o ^ flips)).count_ones() as i32;
-                let base = replies.count_ones() as i32 * MOBILITY_WEIGHT
-                    + corners * CORNER_REPLY_WEIGHT
-                    + potential * POTENTIAL_WEIGHT
-                    - PARITY_BONUS * i32::from(parity & bit != 0);
-                if self.techniques.eval_order && n >= EVAL_ORDER_EMPTIES {
-                    // The opponent's view of the child: lower is better.
-                    let child = Board::new(o ^ flips, p ^ flips ^ bit);
-                    base + crate::eval::pattern::evaluate(&child) * EVAL_ORDER_WEIGHT
-                        / crate::eval::SCALE
-                } else {
-                    base
-                }
-            } else {
-                0
-            };
             list[count] = Candidate {
-                key,
+                key: 0,
                 square: sq as u8,
-                flips,
+                flips: kernels::flips(p, o, sq),
             };
             count += 1;
         }
         count
     }
-}
 
-/// Gives the move on `square` (the table's), if listed, the lowest key.
-#[inline(always)]
-fn put_first(list: &mut [Candidate], square: u8) {
-    if let Some(c) = list.iter_mut().find(|c| c.square == square) {
-        c.key = i32::MIN;
+    /// The fastest-first keys of the moves of `list` (all 0 without that
+    /// technique or at [`PARITY_EMPTIES`] and fewer).
+    #[inline(always)]
+    fn set_keys(&self, p: u64, o: u64, n: u32, list: &mut [Candidate]) {
+        if !self.techniques.fastest_first || n <= PARITY_EMPTIES {
+            return;
+        }
+        let parity = if self.techniques.parity {
+            PARITY_MASK[parity_of(!(p | o)) as usize]
+        } else {
+            0
+        };
+        for c in list {
+            let (flips, bit) = (c.flips, 1u64 << c.square);
+            let replies = kernels::moves(o ^ flips, p ^ flips ^ bit);
+            let corners = (replies & Bitboard::CORNERS.0).count_ones() as i32;
+            let mine = p ^ flips ^ bit;
+            let potential = (spread(mine) & !(mine | o ^ flips)).count_ones() as i32;
+            c.key = replies.count_ones() as i32 * MOBILITY_WEIGHT
+                + corners * CORNER_REPLY_WEIGHT
+                + potential * POTENTIAL_WEIGHT
+                - PARITY_BONUS * i32::from(parity & bit != 0);
+            if self.techniques.eval_order && n >= EVAL_ORDER_EMPTIES {
+                // The opponent's view of the child: lower is better.
+                let child = Board::new(o ^ flips, mine);
+                c.key +=
+                    crate::eval::pattern::evaluate(&child) * EVAL_ORDER_WEIGHT / crate::eval::SCALE;
+            }
+        }
     }
 }
+
+/// Puts the move on `square` (the table's), if listed, first, and gives it
+/// the key [`TABLE_MOVE`]: it is searched before the others get their keys.
+#[inline(always)]
+fn put_first(list: &mut [Candidate], square: u8) {
+    if let Some(i) = list.iter().position(|c| c.square == square) {
+        list.swap(0, i);
+        list[0].key = TABLE_MOVE;
+    }
+}
+
+/// The key of the table's move: below any other.
+const TABLE_MOVE: i32 = i32::MIN;
 
 /// The squares next to `b`'s discs (in any of the 8 directions).
 #[inline(always)]
