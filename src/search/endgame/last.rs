@@ -202,14 +202,8 @@ impl Solver {
                 if f != 0 {
                     let bit = 1u64 << x;
                     let score = -self.last2(o ^ f, p ^ f ^ bit, -alpha, empties ^ bit);
-                    if score > best {
-                        best = score;
-                        if score > alpha {
-                            alpha = score;
-                            if score >= beta {
-                                return best;
-                            }
-                        }
+                    if raise(&mut best, &mut alpha, score, beta) {
+                        return best;
                     }
                 }
             }
@@ -292,14 +286,8 @@ impl Solver {
                         n - 1,
                     )
                 };
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        if score >= beta {
-                            return best;
-                        }
-                    }
+                if raise(&mut best, &mut alpha, score, beta) {
+                    return best;
                 }
             }
         }

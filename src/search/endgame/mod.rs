@@ -336,3 +336,17 @@ impl Solver {
         Some((Move::Pass, score))
     }
 }
+/// The fail-soft bookkeeping of a move's `score`: raises `best` and
+/// `alpha`; true when the score reaches `beta` (a cut).
+#[inline(always)]
+fn raise(best: &mut i32, alpha: &mut i32, score: i32, beta: i32) -> bool {
+    if score > *best {
+        *best = score;
+        if score > *alpha {
+            *alpha = score;
+            return score >= beta;
+        }
+    }
+    false
+}
+

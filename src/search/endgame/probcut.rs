@@ -54,14 +54,8 @@ fn eval_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         rest &= rest - 1;
         let f = kernels::flips(p, o, sq);
         let v = -eval_search(o ^ f, p ^ f ^ 1u64 << sq, depth - 1, -beta, -alpha);
-        if v > best {
-            best = v;
-            if v > alpha {
-                alpha = v;
-                if v >= beta {
-                    break;
-                }
-            }
+        if raise(&mut best, &mut alpha, v, beta) {
+            break;
         }
     }
     best
