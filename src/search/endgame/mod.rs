@@ -349,4 +349,3 @@ fn raise(best: &mut i32, alpha: &mut i32, score: i32, beta: i32) -> bool {
     }
     false
 }
-
