@@ -124,7 +124,7 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     // Downward, the run is grown as in `run_down` (1, then 2 and 2 more
     // squares). The mirror of the lowest-bit trick needs the highest bit,
     // a leading-zero count, which AVX2 lacks for 64-bit lanes: the
-    // vectorizer emulated it, and this is 10% faster (docs/endgame.md).
+    // vectorizer emulated it, slower than this (docs/endgame.md, FFO).
     let x = 1u64 << sq;
     let inner = o & INNER;
     for (mask, shift) in [(inner, 1), (o, 8), (inner, 7), (inner, 9)] {
