@@ -1,7 +1,7 @@
 //! The last empties, [`PARITY_EMPTIES`] and fewer: alpha-beta over the
 //! empty squares, odd quadrants first (parity), a move found by its flips
-//! without a move list; two empties tried in turn; the last one counted,
-//! not played.
+//! without a move list; three in a fixed parity order; two tried in turn;
+//! the last one counted, not played.
 
 use super::*;
 

@@ -336,6 +336,7 @@ impl Solver {
         Some((Move::Pass, score))
     }
 }
+
 /// The fail-soft bookkeeping of a move's `score`: raises `best` and
 /// `alpha`; true when the score reaches `beta` (a cut).
 #[inline(always)]
