@@ -179,6 +179,31 @@ pub fn segment(at: &[u32], empties: u32) -> (usize, u32, u32) {
 pub struct Tables {
     at: Vec<u32>,
     weights: Vec<i16>,
+    /// `terms[starts[sq]..starts[sq + 1]]`: the instances that read square
+    /// `sq`, each with the weight `3^digit` of `sq` in its index.
+    starts: [u16; 65],
+    terms: Vec<(u8, u16)>,
+}
+
+/// Where each square weighs in the indices: for every square, the
+/// instances whose index changes when it does, with `3^digit` (the
+/// difference a side-to-move disc there makes to the index of an empty
+/// board). Feeds [`Tables::evaluate_children`].
+fn square_terms() -> ([u16; 65], Vec<(u8, u16)>) {
+    let (mut empty, mut one) = ([0u32; INSTANCES], [0u32; INSTANCES]);
+    indices(&Board::new(0, 0), &mut empty);
+    let mut starts = [0u16; 65];
+    let mut terms = Vec::new();
+    for sq in 0..64 {
+        indices(&Board::new(1 << sq, 0), &mut one);
+        for (i, (a, b)) in one.iter().zip(&empty).enumerate() {
+            if a != b {
+                terms.push((i as u8, (a - b) as u16));
+            }
+        }
+        starts[sq + 1] = terms.len() as u16;
+    }
+    (starts, terms)
 }
 
 impl Tables {
@@ -192,7 +217,10 @@ impl Tables {
         assert!(at.windows(2).all(|w| w[0] < w[1]));
         assert!(anchors.iter().all(|a| a.len() == PHASE_SIZE));
         let limit = i32::from(i16::MAX);
+        let (starts, terms) = square_terms();
         Tables {
+            starts,
+            terms,
             at: at.to_vec(),
             weights: anchors
                 .iter()
@@ -205,11 +233,52 @@ impl Tables {
     /// The score of `board` for the side to move, in 1/[`SCALE`] discs.
     #[inline]
     pub fn evaluate(&self, board: &Board) -> i32 {
-        let (a, t, span) = segment(&self.at, board.empty_count());
-        let lo = &self.weights[a * PHASE_SIZE..][..PHASE_SIZE];
-        let hi = &self.weights[(a + 1) * PHASE_SIZE..][..PHASE_SIZE];
         let mut idx = [0u32; INSTANCES];
         indices(board, &mut idx);
+        self.score(&idx, board.empty_count())
+    }
+
+    /// [`Tables::evaluate`] of each position one move after `board`, for
+    /// its side to move (the opponent of `board`'s), from `board`'s
+    /// indices updated square by square rather than read afresh from the
+    /// images: the move list's `(square, flips)` in, the scores out, in
+    /// the same order. `out` must be as long as `moves`.
+    pub fn evaluate_children(&self, board: &Board, moves: &[(usize, u64)], out: &mut [i32]) {
+        // The indices with the sides swapped: what the child's are before
+        // the move changes any square.
+        let mut base = [0u32; INSTANCES];
+        indices(&Board::new(board.opponent, board.player), &mut base);
+        let empties = board.empty_count() - 1;
+        for (&(sq, flips), v) in moves.iter().zip(out) {
+            let mut idx = base;
+            // A flipped disc goes from digit 1 (the child's mover, before
+            // the swap) to 2: + 3^digit; the played square from 0 to 2.
+            self.add_terms(&mut idx, sq, 2);
+            let mut rest = flips;
+            while rest != 0 {
+                self.add_terms(&mut idx, rest.trailing_zeros() as usize, 1);
+                rest &= rest - 1;
+            }
+            *v = self.score(&idx, empties);
+        }
+    }
+
+    /// Adds `times` times square `sq`'s weight to the indices that read it.
+    #[inline(always)]
+    fn add_terms(&self, idx: &mut [u32; INSTANCES], sq: usize, times: u32) {
+        let range = usize::from(self.starts[sq])..usize::from(self.starts[sq + 1]);
+        for &(i, w) in &self.terms[range] {
+            idx[usize::from(i)] += times * u32::from(w);
+        }
+    }
+
+    /// The score of the position with indices `idx` and `empties` empty
+    /// squares, in 1/[`SCALE`] discs.
+    #[inline]
+    fn score(&self, idx: &[u32; INSTANCES], empties: u32) -> i32 {
+        let (a, t, span) = segment(&self.at, empties);
+        let lo = &self.weights[a * PHASE_SIZE..][..PHASE_SIZE];
+        let hi = &self.weights[(a + 1) * PHASE_SIZE..][..PHASE_SIZE];
         let (mut x, mut y) = (0, 0);
         for &i in idx.iter() {
             x += i32::from(lo[i as usize]);
@@ -279,6 +348,32 @@ mod tests {
             indices(&b, &mut idx);
             assert_eq!(idx.to_vec(), indices_slow(&b), "\n{b}");
         }
+    }
+
+    #[test]
+    fn children_evaluated_from_updated_indices_match_a_fresh_evaluation() {
+        let tables = tables();
+        let mut checked = 0;
+        for b in random_boards(30) {
+            let moves: Vec<(usize, u64)> = b
+                .moves()
+                .squares()
+                .map(|sq| {
+                    (
+                        sq.index(),
+                        crate::kernels::flips(b.player, b.opponent, sq.index()),
+                    )
+                })
+                .collect();
+            let mut out = vec![i32::MIN; moves.len()];
+            tables.evaluate_children(&b, &moves, &mut out);
+            for (&(sq, f), &v) in moves.iter().zip(&out) {
+                let child = Board::new(b.opponent ^ f, b.player ^ f ^ 1 << sq);
+                assert_eq!(v, tables.evaluate(&child), "move {sq} of\n{b}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
     }
 
     #[test]
