@@ -29,31 +29,39 @@ fn random_positions(seed: u64, count: usize, plies: u32) -> Vec<Board> {
     out
 }
 
+/// With the classic evaluation and with the pattern one (whose leaves the
+/// search evaluates from their parent's indices at depth 1).
 #[test]
 fn alphabeta_value_equals_minimax_value_at_fixed_depth() {
-    for (i, board) in random_positions(5, 40, 20).into_iter().enumerate() {
-        let depth = 1 + (i as u32 % 4);
-        let mut ab = AlphaBeta::with_table_bits(Evaluator::new(EvalKind::Classic, 0), 16);
-        ab.set_selective(false);
-        let mut mm = Minimax::new(Evaluator::new(EvalKind::Classic, 0));
-        let a = ab.choose(&board, board.moves(), &Limits::depth(depth));
-        let m = mm.choose(&board, board.moves(), &Limits::depth(depth));
-        assert_eq!(a.score, m.score, "position {i}, depth {depth}:\n{board}");
-        // The chosen move must reach that value too.
-        let mut check = Minimax::new(Evaluator::new(EvalKind::Classic, 0));
-        let after = board.play(a.best);
-        let value = if depth == 1 {
-            Score::Estimate(-(othello::eval::classic::evaluate(&after) as f64) / 256.0)
-        } else if after.moves().is_empty() {
-            a.score // a pass or a finished game: covered by the equality above
-        } else {
-            let r = check.choose(&after, after.moves(), &Limits::depth(depth - 1));
-            match r.score {
-                Score::Estimate(s) => Score::Estimate(-s),
-                other => other,
-            }
-        };
-        assert_eq!(value, a.score, "best move's value, position {i}");
+    for kind in [EvalKind::Classic, EvalKind::Pattern] {
+        for (i, board) in random_positions(5, 40, 20).into_iter().enumerate() {
+            let depth = 1 + (i as u32 % 4);
+            let mut ab = AlphaBeta::with_table_bits(Evaluator::new(kind, 0), 16);
+            ab.set_selective(false);
+            let mut mm = Minimax::new(Evaluator::new(kind, 0));
+            let a = ab.choose(&board, board.moves(), &Limits::depth(depth));
+            let m = mm.choose(&board, board.moves(), &Limits::depth(depth));
+            assert_eq!(
+                a.score, m.score,
+                "{kind:?}, position {i}, depth {depth}:\n{board}"
+            );
+            // The chosen move must reach that value too.
+            let mut check = Minimax::new(Evaluator::new(kind, 0));
+            let after = board.play(a.best);
+            let value = if depth == 1 {
+                let v = Evaluator::new(kind, 0).evaluate(&after);
+                Score::Estimate(-(v as f64) / 256.0)
+            } else if after.moves().is_empty() {
+                a.score // a pass or a finished game: covered by the equality above
+            } else {
+                let r = check.choose(&after, after.moves(), &Limits::depth(depth - 1));
+                match r.score {
+                    Score::Estimate(s) => Score::Estimate(-s),
+                    other => other,
+                }
+            };
+            assert_eq!(value, a.score, "{kind:?}, best move's value, position {i}");
+        }
     }
 }
 

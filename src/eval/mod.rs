@@ -63,6 +63,13 @@ impl Evaluator {
         self.kind
     }
 
+    /// The pattern tables when the kind is `Pattern`: a search may then
+    /// evaluate a node's children from its indices
+    /// ([`pattern::Tables::children`]), with the same scores.
+    pub fn pattern_tables(&self) -> Option<&'static pattern::Tables> {
+        (self.kind == EvalKind::Pattern).then(pattern::tables)
+    }
+
     /// The score of `board` for the side to move, in 1/[`SCALE`] discs.
     #[inline(always)]
     pub fn evaluate(&mut self, board: &Board) -> i32 {

@@ -188,7 +188,7 @@ pub struct Tables {
 /// Where each square weighs in the indices: for every square, the
 /// instances whose index changes when it does, with `3^digit` (the
 /// difference a side-to-move disc there makes to the index of an empty
-/// board). Feeds [`Tables::evaluate_children`].
+/// board). Feeds [`Children::evaluate`].
 fn square_terms() -> ([u16; 65], Vec<(u8, u16)>) {
     let (mut empty, mut one) = ([0u32; INSTANCES], [0u32; INSTANCES]);
     indices(&Board::new(0, 0), &mut empty);
@@ -238,28 +238,17 @@ impl Tables {
         self.score(&idx, board.empty_count())
     }
 
-    /// [`Tables::evaluate`] of each position one move after `board`, for
-    /// its side to move (the opponent of `board`'s), from `board`'s
-    /// indices updated square by square rather than read afresh from the
-    /// images: the move list's `(square, flips)` in, the scores out, in
-    /// the same order. `out` must be as long as `moves`.
-    pub fn evaluate_children(&self, board: &Board, moves: &[(usize, u64)], out: &mut [i32]) {
-        // The indices with the sides swapped: what the child's are before
-        // the move changes any square.
+    /// What [`Children::evaluate`] needs to evaluate the positions one
+    /// move after `board`: its indices with the sides swapped, which are
+    /// the child's before the move changes any square.
+    #[inline]
+    pub fn children(&self, board: &Board) -> Children<'_> {
         let mut base = [0u32; INSTANCES];
         indices(&Board::new(board.opponent, board.player), &mut base);
-        let empties = board.empty_count() - 1;
-        for (&(sq, flips), v) in moves.iter().zip(out) {
-            let mut idx = base;
-            // A flipped disc goes from digit 1 (the child's mover, before
-            // the swap) to 2: + 3^digit; the played square from 0 to 2.
-            self.add_terms(&mut idx, sq, 2);
-            let mut rest = flips;
-            while rest != 0 {
-                self.add_terms(&mut idx, rest.trailing_zeros() as usize, 1);
-                rest &= rest - 1;
-            }
-            *v = self.score(&idx, empties);
+        Children {
+            tables: self,
+            base,
+            empties: board.empty_count() - 1,
         }
     }
 
@@ -286,6 +275,36 @@ impl Tables {
         }
         let (t, span) = (t as i32, span as i32);
         ((x * (span - t) + y * t) / span).clamp(-MAX_SCORE, MAX_SCORE)
+    }
+}
+
+/// The evaluations of the positions one move after a board
+/// ([`Tables::children`]), for their side to move, from the board's
+/// indices updated square by square rather than read afresh from 16 board
+/// images.
+#[derive(Debug)]
+pub struct Children<'a> {
+    tables: &'a Tables,
+    base: [u32; INSTANCES],
+    empties: u32,
+}
+
+impl Children<'_> {
+    /// [`Tables::evaluate`] of the position after the move on `sq` that
+    /// flips `flips`, for the opponent of the board's side to move.
+    #[inline]
+    pub fn evaluate(&self, sq: usize, flips: u64) -> i32 {
+        let mut idx = self.base;
+        // A flipped disc goes from digit 1 (the child's mover, before the
+        // swap) to 2: + 3^digit; the played square from 0 to 2.
+        self.tables.add_terms(&mut idx, sq, 2);
+        let mut rest = flips;
+        while rest != 0 {
+            self.tables
+                .add_terms(&mut idx, rest.trailing_zeros() as usize, 1);
+            rest &= rest - 1;
+        }
+        self.tables.score(&idx, self.empties)
     }
 }
 
@@ -365,10 +384,10 @@ mod tests {
                     )
                 })
                 .collect();
-            let mut out = vec![i32::MIN; moves.len()];
-            tables.evaluate_children(&b, &moves, &mut out);
-            for (&(sq, f), &v) in moves.iter().zip(&out) {
+            let children = tables.children(&b);
+            for &(sq, f) in &moves {
                 let child = Board::new(b.opponent ^ f, b.player ^ f ^ 1 << sq);
+                let v = children.evaluate(sq, f);
                 assert_eq!(v, tables.evaluate(&child), "move {sq} of\n{b}");
                 checked += 1;
             }

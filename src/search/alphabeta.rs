@@ -210,6 +210,18 @@ impl AlphaBeta {
         self.pvs_portable(board, depth, alpha, beta, passed)
     }
 
+    /// Counts a node, and every [`NODES_PER_CLOCK_CHECK`] nodes checks
+    /// the deadline and the node limit (`self.aborted`).
+    #[inline(always)]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(NODES_PER_CLOCK_CHECK)
+            && (self.deadline.hard_passed() || self.nodes >= self.node_limit)
+        {
+            self.aborted = true;
+        }
+    }
+
     #[inline(always)]
     fn pvs<const FAST: bool>(
         &mut self,
@@ -219,12 +231,7 @@ impl AlphaBeta {
         beta: i32,
         passed: bool,
     ) -> i32 {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(NODES_PER_CLOCK_CHECK)
-            && (self.deadline.hard_passed() || self.nodes >= self.node_limit)
-        {
-            self.aborted = true;
-        }
+        self.tick();
         if self.aborted {
             return 0;
         }
@@ -264,9 +271,30 @@ impl AlphaBeta {
         let alpha0 = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = list[0].1;
+        // At depth 1 with the pattern evaluation, the children that are
+        // leaves (not a pass) are evaluated here from this node's indices:
+        // the same scores and node counts as the recursion, which would
+        // read each child's indices afresh (and evaluate it twice when the
+        // null window fails high).
+        let leaves = match self.eval.pattern_tables() {
+            Some(tables) if depth == 1 => Some(tables.children(board)),
+            _ => None,
+        };
         for (i, &(_, sq)) in list[..n].iter().enumerate() {
             let next = board.play(Square::new(sq));
-            let score = if i == 0 {
+            let leaf = leaves.as_ref().filter(|_| !next.moves().is_empty());
+            let score = if let Some(leaves) = leaf {
+                let v = -leaves.evaluate(usize::from(sq), board.opponent ^ next.player);
+                // The recursion's nodes: the child, and its re-search.
+                self.tick();
+                if i > 0 && v > alpha && v < beta {
+                    self.tick();
+                }
+                if self.aborted {
+                    return 0;
+                }
+                v
+            } else if i == 0 {
                 -self.child::<FAST>(&next, depth - 1, -beta, -alpha, false)
             } else {
                 let s = -self.child::<FAST>(&next, depth - 1, -alpha - 1, -alpha, false);

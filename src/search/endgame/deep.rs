@@ -305,19 +305,9 @@ impl Solver {
         } else {
             0
         };
-        let mut evals = [0i32; MAX_MOVES];
-        if self.techniques.eval_order && n >= EVAL_ORDER_EMPTIES {
-            let mut moves = [(0usize, 0u64); MAX_MOVES];
-            for (m, c) in moves.iter_mut().zip(list.iter()) {
-                *m = (usize::from(c.square), c.flips);
-            }
-            crate::eval::pattern::tables().evaluate_children(
-                &Board::new(p, o),
-                &moves[..list.len()],
-                &mut evals[..list.len()],
-            );
-        }
-        for (c, &eval) in list.iter_mut().zip(&evals) {
+        let children = (self.techniques.eval_order && n >= EVAL_ORDER_EMPTIES)
+            .then(|| crate::eval::pattern::tables().children(&Board::new(p, o)));
+        for c in list {
             let (flips, bit) = (c.flips, 1u64 << c.square);
             let replies = kernels::moves(o ^ flips, p ^ flips ^ bit);
             let corners = (replies & Bitboard::CORNERS.0).count_ones() as i32;
@@ -326,10 +316,12 @@ impl Solver {
             c.key = replies.count_ones() as i32 * MOBILITY_WEIGHT
                 + corners * CORNER_REPLY_WEIGHT
                 + potential * POTENTIAL_WEIGHT
-                - PARITY_BONUS * i32::from(parity & bit != 0)
-                // The opponent's view of the child (0 without the
-                // evaluation): lower is better.
-                + eval * EVAL_ORDER_WEIGHT / crate::eval::SCALE;
+                - PARITY_BONUS * i32::from(parity & bit != 0);
+            if let Some(children) = &children {
+                // The opponent's view of the child: lower is better.
+                c.key += children.evaluate(usize::from(c.square), flips) * EVAL_ORDER_WEIGHT
+                    / crate::eval::SCALE;
+            }
         }
     }
 }
