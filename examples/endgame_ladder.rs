@@ -7,7 +7,7 @@
 //! cold table (the bot's table is warm: this is the pessimistic case),
 //! exact, WLD and selective, with a cap per solve.
 //!
-//! `cargo run --release --example endgame_ladder -- tests/data/late-games.txt [--cut N]`
+//! `cargo run --release --example endgame_ladder -- tests/data/late-games.txt [--cut N] [--min E] [--max E]`
 //! `cargo run --release --example endgame_ladder -- tests/data/fforum-1-19.obf tests/data/fforum-20-39.obf`
 
 use othello::search::alphabeta::SELECTIVE_CUT;
@@ -23,7 +23,7 @@ mod playdown;
 use flags::number_flag;
 use playdown::played_down;
 
-/// Fewest and most empties measured.
+/// Fewest and most empties measured (by default; `--min`, `--max`).
 const MIN_EMPTIES: u32 = 8;
 const MAX_EMPTIES: u32 = 26;
 /// Cap of one solve, in ms: a solve over it counts as "over".
@@ -33,7 +33,9 @@ fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     // `--cut N`: the selective solve's threshold (default the bot's).
     let cut = number_flag("endgame_ladder", &mut args, "--cut", SELECTIVE_CUT.into()) as i32;
-    let by_empties = played_down("endgame_ladder", &args, MIN_EMPTIES, MAX_EMPTIES);
+    let min = number_flag("endgame_ladder", &mut args, "--min", MIN_EMPTIES.into()) as u32;
+    let max = number_flag("endgame_ladder", &mut args, "--max", MAX_EMPTIES.into()) as u32;
+    let by_empties = played_down("endgame_ladder", &args, min, max);
     println!(
         "empties positions | exact: median    max  over | wld: median    max  over \
          | selective: median    max  over  same  (ms)"
