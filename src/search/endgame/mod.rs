@@ -70,7 +70,13 @@ pub const EVAL_ORDER_EMPTIES: u32 = 12;
 /// Key units per disc of that evaluation (a reply is `MOBILITY_WEIGHT`).
 /// Measured from 12 empties on fforum-20-39: weight 2 gave 269 M nodes,
 /// 3 225 M, 4 260 M (none: 572 M); 8 and 32 did worse on FFO #45-#47.
-pub const EVAL_ORDER_WEIGHT: i32 = 3;
+/// Measured again with the third generation's solver (nodes of
+/// fforum-20-39 / FFO #40-#49): 2 155 M / 1,162 M, 3 134 / 1,054, 4 126
+/// / 1,014, 5 123 / 965, 6 123 / 960; with the potential mobility and
+/// parity weights then retuned, 5 gives 117 / 924 M. From 10 or 11
+/// empties instead of 12 (weight 5) fewer nodes, more time (CPU, FFO
+/// #40-#49: 29.2 s from 12, 29.8 s from 11; docs/endgame.md).
+pub const EVAL_ORDER_WEIGHT: i32 = 5;
 /// From this many empties up, a selective solve (probcut) tries to cut a
 /// node on an evaluated shallow search before searching it.
 pub const PROBCUT_MIN_EMPTIES: u32 = 10;
