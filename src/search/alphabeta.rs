@@ -276,9 +276,12 @@ impl AlphaBeta {
         // the same scores and node counts as the recursion, which would
         // read each child's indices afresh (and evaluate it twice when the
         // null window fails high).
-        let leaves = match self.eval.pattern_tables() {
-            Some(tables) if depth == 1 => Some(tables.children(board)),
-            _ => None,
+        let leaves = if depth == 1 {
+            self.eval
+                .pattern_tables()
+                .map(|tables| tables.children(board))
+        } else {
+            None
         };
         for (i, &(_, sq)) in list[..n].iter().enumerate() {
             let next = board.play(Square::new(sq));
