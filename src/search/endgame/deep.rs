@@ -327,12 +327,28 @@ impl Solver {
         // A loop of its own: with the evaluation inside it, the loop above
         // compiled its `moves` without the vector instructions (callgrind:
         // +11.6 G instructions on FFO #45, 100.9 -> 108.5 G).
-        if self.techniques.eval_order && n >= EVAL_ORDER_EMPTIES {
+        if !self.techniques.eval_order {
+            return;
+        }
+        if n >= SORT_SEARCH_EMPTIES {
+            // Deeper, an evaluated search from each child.
+            let depth = SORT_SEARCH_DEPTHS
+                .iter()
+                .filter(|&&(from, _)| n >= from)
+                .map(|&(_, d)| d)
+                .max()
+                .unwrap_or(1);
+            let window = INF * SCALE;
+            for c in list {
+                let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
+                c.key += eval_search(np, no, depth, -window, window) * EVAL_ORDER_WEIGHT / SCALE;
+            }
+        } else if n >= EVAL_ORDER_EMPTIES {
             let children = crate::eval::pattern::tables().children(&Board::new(p, o));
             for c in list {
                 // The opponent's view of the child: lower is better.
-                c.key += children.evaluate(usize::from(c.square), c.flips) * EVAL_ORDER_WEIGHT
-                    / crate::eval::SCALE;
+                c.key +=
+                    children.evaluate(usize::from(c.square), c.flips) * EVAL_ORDER_WEIGHT / SCALE;
             }
         }
     }

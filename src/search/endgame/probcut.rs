@@ -43,8 +43,9 @@ pub fn probcut_bound(p: u64, o: u64, alpha: i32, beta: i32, n: u32, cut: i32) ->
 }
 
 /// Negamax with alpha-beta to `depth` plies with the pattern evaluation at
-/// the leaves, in 1/[`SCALE`] discs: probcut's shallow search.
-fn eval_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+/// the leaves, in 1/[`SCALE`] discs: probcut's shallow search, and the deep
+/// search's sorting one ([`SORT_SEARCH_EMPTIES`]).
+pub fn eval_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     if depth == 0 {
         return crate::eval::pattern::evaluate(&Board::new(p, o));
     }
