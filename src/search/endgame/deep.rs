@@ -332,12 +332,7 @@ impl Solver {
         }
         if n >= SORT_SEARCH_EMPTIES {
             // Deeper, an evaluated search from each child.
-            let depth = SORT_SEARCH_DEPTHS
-                .iter()
-                .filter(|&&(from, _)| n >= from)
-                .map(|&(_, d)| d)
-                .max()
-                .unwrap_or(1);
+            let depth = 2 + u32::from(n >= SORT_DEEPER_EMPTIES);
             let window = INF * SCALE;
             for c in list {
                 let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
