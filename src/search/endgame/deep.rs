@@ -327,6 +327,8 @@ impl Solver {
         // A loop of its own: with the evaluation inside it, the loop above
         // compiled its `moves` without the vector instructions (callgrind:
         // +11.6 G instructions on FFO #45, 100.9 -> 108.5 G).
+        // The evaluation term takes the opponent's view of the child: lower
+        // is better.
         if !self.techniques.eval_order {
             return;
         }
@@ -341,7 +343,6 @@ impl Solver {
         } else if n >= EVAL_ORDER_EMPTIES {
             let children = crate::eval::pattern::tables().children(&Board::new(p, o));
             for c in list {
-                // The opponent's view of the child: lower is better.
                 c.key +=
                     children.evaluate(usize::from(c.square), c.flips) * EVAL_ORDER_WEIGHT / SCALE;
             }
