@@ -128,9 +128,16 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "FILE")]
     pub games_out: Option<PathBuf>,
     /// Continue the tournament of the --games-out file: play only its
-    /// missing games.
+    /// missing games (a larger --games-per-pair adds games to every pair).
     #[arg(long, requires = "games_out")]
     pub resume: bool,
+    /// Export the games in GGF (those of a resumed file too).
+    #[arg(long, value_name = "FILE")]
+    pub ggf: Option<PathBuf>,
+    /// Keep each bot's stderr per game in this directory
+    /// (`game-0007-p1.stderr`: p1 is the game's first bot).
+    #[arg(long, value_name = "DIR")]
+    pub stderr_dir: Option<PathBuf>,
     /// Play only shard I of N: every N-th pair of games.
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,

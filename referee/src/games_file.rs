@@ -6,7 +6,7 @@ use crate::record::{GameRecord, Header};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 /// Appends records to a games file.
@@ -40,6 +40,32 @@ impl GamesWriter {
         Ok(GamesWriter {
             out: BufWriter::new(file),
         })
+    }
+
+    /// Gives `path` the header `header` in place of its own, keeps its
+    /// records of its first `keep` bytes (a torn last line is cut off), and
+    /// opens it to append. The new file is written next to it and renamed
+    /// over it, so a crash leaves one or the other whole.
+    ///
+    /// # Errors
+    /// The file cannot be read or written.
+    pub fn rewrite(
+        path: &Path,
+        header: &impl serde::Serialize,
+        keep: u64,
+    ) -> Result<GamesWriter, String> {
+        let at = |e: std::io::Error| format!("{}: {e}", path.display());
+        let mut name = path.as_os_str().to_owned();
+        name.push(".rewrite");
+        let temporary = std::path::PathBuf::from(name);
+        let mut w = GamesWriter::create_with(&temporary, header)?;
+        let mut old = BufReader::new(File::open(path).map_err(at)?).take(keep);
+        old.read_until(b'\n', &mut Vec::new()).map_err(at)?;
+        std::io::copy(&mut old, &mut w.out).map_err(at)?;
+        w.out.flush().map_err(at)?;
+        w.out.get_ref().sync_all().map_err(at)?;
+        std::fs::rename(&temporary, path).map_err(at)?;
+        Ok(w)
     }
 
     /// Writes one record and flushes it.

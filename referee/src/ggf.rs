@@ -3,6 +3,17 @@
 
 use crate::record::{FaultKind, GameRecord, Side};
 use othello::{Color, Game, Move, Square};
+use std::path::Path;
+
+/// Writes `--ggf`: one game per line, each with the names of its p1 and
+/// p2, in the order given; the error, if it fails.
+pub fn write<'a>(
+    path: &Path,
+    games: impl Iterator<Item = (&'a GameRecord, [&'a str; 2])>,
+) -> Option<String> {
+    let text: String = games.map(|(r, names)| game(r, names) + "\n").collect();
+    crate::write_file(path, &text, "--ggf")
+}
 
 /// One game as a GGF record. Moves carry the referee's think time in
 /// seconds (`B[d3//0.012]`); a pass is `PA`. The result is black's disc

@@ -135,20 +135,14 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
             shard: args.shard,
         }),
     };
-    // Every output file is checked before the first game, not after the
-    // last: an unwritable path must not cost a match.
-    for (flag, path) in [
-        ("--json", &args.json),
-        ("--ggf", &args.ggf),
-        ("--html", &args.html),
-    ] {
-        if let Some(path) = path {
-            check_writable(path).map_err(|e| format!("{flag} {}: {e}", path.display()))?;
-        }
-    }
-    if let Some(dir) = &args.stderr_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("--stderr-dir {}: {e}", dir.display()))?;
-    }
+    check_outputs(
+        &[
+            ("--json", &args.json),
+            ("--ggf", &args.ggf),
+            ("--html", &args.html),
+        ],
+        args.stderr_dir.as_deref(),
+    )?;
     let limits = TimeLimits {
         first_turn: Duration::from_millis(args.play.first_turn_ms),
         turn: Duration::from_millis(args.play.turn_ms),
@@ -160,11 +154,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
             black: if game % 2 == 1 { Side::P1 } else { Side::P2 },
             opening: openings[(game - 1) / 2 % openings.len()].clone(),
             seeds: Side::BOTH.map(|s| bot_seed(seed, game, s)),
-            stderr_files: Side::BOTH.map(|s| {
-                args.stderr_dir
-                    .as_ref()
-                    .map(|d| d.join(format!("game-{game:04}-{s}.stderr")))
-            }),
+            stderr_files: stderr_files(args.stderr_dir.as_deref(), game),
             limits,
             memory_mb: (args.play.memory_mb > 0).then_some(args.play.memory_mb),
         })
@@ -300,11 +290,12 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         failures.extend(write_file(path, &(text + "\n"), "--json"));
     }
     if let Some(path) = &args.ggf {
-        let text: String = records
-            .iter()
-            .map(|r| ggf::game(r, [&names[0], &names[1]]) + "\n")
-            .collect();
-        failures.extend(write_file(path, &text, "--ggf"));
+        failures.extend(ggf::write(
+            path,
+            records
+                .iter()
+                .map(|r| (r, [names[0].as_str(), names[1].as_str()])),
+        ));
     }
     if let Some(path) = &args.html {
         let shards = header.shard().into_iter().collect();
@@ -386,6 +377,34 @@ fn tournament_summary(args: &cli::SummaryArgs) -> Result<(), String> {
     } else {
         Err(failures.join("; "))
     }
+}
+
+/// Checks every output file of a match or tournament (`(flag, path)`)
+/// before the first game, not after the last: an unwritable path must not
+/// cost the games. Creates `--stderr-dir`.
+///
+/// # Errors
+/// A file that cannot be written, or a directory that cannot be made, with
+/// its flag.
+fn check_outputs(
+    files: &[(&str, &Option<PathBuf>)],
+    stderr_dir: Option<&std::path::Path>,
+) -> Result<(), String> {
+    for (flag, path) in files {
+        if let Some(path) = path {
+            check_writable(path).map_err(|e| format!("{flag} {}: {e}", path.display()))?;
+        }
+    }
+    if let Some(dir) = stderr_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--stderr-dir {}: {e}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// Where the bots' stderr of game `game` goes with `--stderr-dir DIR`:
+/// `DIR/game-0007-p1.stderr` and `DIR/game-0007-p2.stderr`.
+fn stderr_files(dir: Option<&std::path::Path>, game: usize) -> [Option<PathBuf>; 2] {
+    Side::BOTH.map(|s| dir.map(|d| d.join(format!("game-{game:04}-{s}.stderr"))))
 }
 
 /// Whether `path` can be written, without changing an existing file (a

@@ -1,22 +1,32 @@
 //! One rating list from all the games of a tournament: the Bradley-Terry
-//! (logistic) model fitted by maximum likelihood over every game at once,
-//! as ordo and BayesElo do, not an average of pair results.
+//! (logistic) model fitted over every game at once, as ordo and BayesElo
+//! do, not an average of pair results.
 //!
 //! Bot `i` has a strength `r_i` (natural units); it scores against `j` on
 //! average `1 / (1 + e^(r_j - r_i))`. A draw counts as half a win and half
 //! a loss (ordo's default), so the likelihood of the results is
 //! `prod p_ij^s_ij (1 - p_ij)^(n_ij - s_ij)` over pairs, `s_ij` being `i`'s
-//! points in its `n_ij` games against `j`. Newton's method with step
-//! halving climbs the (concave) log-likelihood to its maximum, with the
-//! anchor's strength held at 0. The error bars come from the inverse of the
-//! Fisher information (the negative Hessian) at the maximum. Elo is
-//! `400 log10(e) r`.
+//! points in its `n_ij` games against `j`.
 //!
-//! The maximum exists and is unique exactly when every bot is linked to
-//! every other by the games, and no group of bots lost every game against
-//! the others (Zermelo, Ford): [`fit`] refuses anything else, naming the
-//! bots.
+//! The prior: `prior_draws` virtual draws between each pair of bots that
+//! played each other (one in the tournament's list, [`PRIOR_DRAWS`]), added
+//! to their games before the fit, so the fit is the maximum a posteriori.
+//! It keeps the list finite when a bot (or a group) won or lost every game,
+//! where the maximum likelihood alone runs to infinity. Newton's method
+//! with step halving climbs the (concave) log-posterior to its maximum,
+//! with the anchor's strength held at 0. The error bars come from the
+//! inverse of its negative Hessian at the maximum (the Laplace
+//! approximation of the posterior; the virtual draws count there as the
+//! games they are). Elo is `400 log10(e) r`.
+//!
+//! The list needs games that link every bot to every other (Zermelo,
+//! Ford): [`fit`] refuses anything else, naming the bots, and with no
+//! prior it also refuses a group of bots that lost every game against the
+//! others.
 
+/// Virtual draws the tournament's rating list adds between each pair of
+/// bots that played each other.
+pub const PRIOR_DRAWS: f64 = 1.0;
 /// Elo per natural unit of strength: `400 / ln 10`.
 pub const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
 /// Newton iterations at most (a few dozen are enough for any real table).
@@ -57,29 +67,77 @@ pub struct Ratings {
     pub error: Vec<f64>,
     /// Newton iterations used.
     pub iterations: usize,
+    /// When the games alone have no maximum (a bot or a group won or lost
+    /// every game against the rest): who, held finite by the prior.
+    pub note: Option<String>,
 }
 
+/// Games and the row's points of each pair, virtual draws included:
+/// `(games, points)`.
+type Tally = Vec<Vec<(f64, f64)>>;
+
 /// Fits the ratings of the bots of `cells` (`cells[i][j]`: `i`'s results
-/// against `j`; `cells[j][i]` must mirror it), Elo relative to `anchor`.
+/// against `j`; `cells[j][i]` must mirror it), Elo relative to `anchor`,
+/// with `prior_draws` virtual draws between each pair of bots that played
+/// each other (0: the maximum likelihood alone).
 ///
 /// # Errors
-/// Fewer than two bots, bots that the games do not link, or a group of
-/// bots that lost (or won) every game against the others: their Elo would
-/// be infinite. The message names them with `names`.
-pub fn fit(cells: &[Vec<Cell>], names: &[String], anchor: usize) -> Result<Ratings, String> {
+/// Fewer than two bots, no games, bots that the games do not link, or
+/// (with no prior only) a group of bots that lost (or won) every game
+/// against the others: their Elo would be infinite. The message names
+/// them with `names`.
+pub fn fit(
+    cells: &[Vec<Cell>],
+    names: &[String],
+    anchor: usize,
+    prior_draws: f64,
+) -> Result<Ratings, String> {
     let n = cells.len();
     if n < 2 {
         return Err("a rating list needs at least two bots".into());
     }
+    if cells.iter().flatten().all(|c| c.games() == 0) {
+        return Err(format!(
+            "cannot rate: no game was played between {}",
+            list(names, 0..n)
+        ));
+    }
     check_connected(cells, names, anchor)?;
-    check_finite(cells, names)?;
+    let note = match unbounded(cells, names) {
+        // A single bot's perfect or zero score is plain from its score; a
+        // group's is worth a note.
+        Some((said, bots, largest)) if prior_draws > 0.0 => (largest > 1).then(|| {
+            format!(
+                "{said}; the prior's virtual draws keep {} finite",
+                if bots == 1 { "it" } else { "them" }
+            )
+        }),
+        Some((said, bots, _)) => {
+            return Err(format!(
+                "cannot rate: {said}; play more games or leave {} out",
+                if bots == 1 { "it" } else { "them" }
+            ))
+        }
+        None => None,
+    };
+    let tally: Tally = cells
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|c| match c.games() {
+                    0 => (0.0, 0.0),
+                    g => (g as f64 + prior_draws, c.points() + prior_draws / 2.0),
+                })
+                .collect()
+        })
+        .collect();
     let free: Vec<usize> = (0..n).filter(|&i| i != anchor).collect();
     let mut r = vec![0.0; n];
     let mut iterations = 0;
-    let mut current = log_likelihood(cells, &r);
+    let mut current = log_likelihood(&tally, &r);
     while iterations < MAX_ITERATIONS {
         iterations += 1;
-        let (gradient, information) = derivatives(cells, &r, &free);
+        let (gradient, information) = derivatives(&tally, &r, &free);
         let Some(step) = solve(information, gradient) else {
             return Err("the rating fit failed (singular information matrix)".into());
         };
@@ -90,7 +148,7 @@ pub fn fit(cells: &[Vec<Cell>], names: &[String], anchor: usize) -> Result<Ratin
             for (k, &i) in free.iter().enumerate() {
                 next[i] = r[i] + t * step[k];
             }
-            let value = log_likelihood(cells, &next);
+            let value = log_likelihood(&tally, &next);
             if value >= current - 1e-12 * current.abs().max(1.0) {
                 current = value;
                 break;
@@ -103,7 +161,7 @@ pub fn fit(cells: &[Vec<Cell>], names: &[String], anchor: usize) -> Result<Ratin
             break;
         }
     }
-    let (_, information) = derivatives(cells, &r, &free);
+    let (_, information) = derivatives(&tally, &r, &free);
     let covariance =
         invert(information).ok_or("the rating fit failed (singular information matrix)")?;
     let mut error = vec![0.0; n];
@@ -114,6 +172,7 @@ pub fn fit(cells: &[Vec<Cell>], names: &[String], anchor: usize) -> Result<Ratin
         elo: r.iter().map(|x| x * ELO_PER_NAT).collect(),
         error,
         iterations,
+        note,
     })
 }
 
@@ -131,16 +190,15 @@ fn log_sigmoid(x: f64) -> f64 {
     }
 }
 
-fn log_likelihood(cells: &[Vec<Cell>], r: &[f64]) -> f64 {
+fn log_likelihood(tally: &Tally, r: &[f64]) -> f64 {
     let mut sum = 0.0;
-    for (i, row) in cells.iter().enumerate() {
-        for (j, c) in row.iter().enumerate().skip(i + 1) {
-            if c.games() == 0 {
+    for (i, row) in tally.iter().enumerate() {
+        for (j, &(games, s)) in row.iter().enumerate().skip(i + 1) {
+            if games == 0.0 {
                 continue;
             }
-            let s = c.points();
             let d = r[i] - r[j];
-            sum += s * log_sigmoid(d) + (c.games() as f64 - s) * log_sigmoid(-d);
+            sum += s * log_sigmoid(d) + (games - s) * log_sigmoid(-d);
         }
     }
     sum
@@ -148,18 +206,17 @@ fn log_likelihood(cells: &[Vec<Cell>], r: &[f64]) -> f64 {
 
 /// The gradient of the log-likelihood and the Fisher information (its
 /// negative Hessian), over the `free` strengths.
-fn derivatives(cells: &[Vec<Cell>], r: &[f64], free: &[usize]) -> (Vec<f64>, Vec<Vec<f64>>) {
-    let n = cells.len();
+fn derivatives(tally: &Tally, r: &[f64], free: &[usize]) -> (Vec<f64>, Vec<Vec<f64>>) {
+    let n = tally.len();
     let mut gradient = vec![0.0; n];
     let mut info = vec![vec![0.0; n]; n];
-    for (i, row) in cells.iter().enumerate() {
-        for (j, c) in row.iter().enumerate() {
-            if i == j || c.games() == 0 {
+    for (i, row) in tally.iter().enumerate() {
+        for (j, &(games, points)) in row.iter().enumerate() {
+            if i == j || games == 0.0 {
                 continue;
             }
             let p = expected(r[i], r[j]);
-            let games = c.games() as f64;
-            gradient[i] += c.points() - games * p;
+            gradient[i] += points - games * p;
             let w = games * p * (1.0 - p);
             info[i][i] += w;
             info[i][j] -= w;
@@ -251,9 +308,11 @@ fn check_connected(cells: &[Vec<Cell>], names: &[String], anchor: usize) -> Resu
     ))
 }
 
-/// Refuses a group of bots that lost every game against the others, or won
-/// every game: the likelihood has no maximum (their Elo runs to infinity).
-fn check_finite(cells: &[Vec<Cell>], names: &[String]) -> Result<(), String> {
+/// A group of bots that lost every game against the others, or won every
+/// game, where the likelihood alone has no maximum (their Elo runs to
+/// infinity): what they did, how many bots that is, and the largest
+/// group's size.
+fn unbounded(cells: &[Vec<Cell>], names: &[String]) -> Option<(String, usize, usize)> {
     let n = cells.len();
     // took[i][j]: i took points from j, directly or through others.
     let mut took: Vec<Vec<bool>> = (0..n)
@@ -283,7 +342,7 @@ fn check_finite(cells: &[Vec<Cell>], names: &[String]) -> Result<(), String> {
     let lost = smallest(&|i| (0..n).filter(|&j| took[i][j]).collect());
     let won = smallest(&|i| (0..n).filter(|&j| took[j][i]).collect());
     let problems: Vec<(Vec<usize>, &str)> = match (lost, won) {
-        (None, None) => return Ok(()),
+        (None, None) => return None,
         // One cut seen from both sides: name the smaller side.
         (Some(l), Some(w)) if l.len() + w.len() == n && l.iter().all(|i| !w.contains(i)) => {
             if l.len() <= w.len() {
@@ -317,11 +376,8 @@ fn check_finite(cells: &[Vec<Cell>], names: &[String]) -> Result<(), String> {
             }
         })
         .collect();
-    Err(format!(
-        "cannot rate: {}; play more games or leave {} out",
-        said.join("; "),
-        if bots == 1 { "it" } else { "them" }
-    ))
+    let largest = problems.iter().map(|(g, _)| g.len()).max().unwrap_or(0);
+    Some((said.join("; "), bots, largest))
 }
 
 #[cfg(test)]
@@ -360,13 +416,13 @@ mod tests {
         // Elo 400 log10 3 = 190.849; information 4 * 0.75 * 0.25 = 0.75,
         // 95% error 1.959964 * sqrt(1 / 0.75) * 400 / ln 10 = 393.15.
         let cells = table(2, &[(0, 1, 2, 2, 0)]);
-        let r = fit(&cells, &names(2), 1).unwrap();
+        let r = fit(&cells, &names(2), 1, 0.0).unwrap();
         close(r.elo[0], 400.0 * 3f64.log10(), 1e-6);
         close(r.elo[0], 190.849, 1e-3);
         assert_eq!((r.elo[1], r.error[1]), (0.0, 0.0));
         close(r.error[0], 393.15, 0.01);
         // The other anchor: the same list, shifted.
-        let r = fit(&cells, &names(2), 0).unwrap();
+        let r = fit(&cells, &names(2), 0, 0.0).unwrap();
         close(r.elo[1], -190.849, 1e-3);
     }
 
@@ -398,7 +454,7 @@ mod tests {
             }
         }
         let cells = table(n, &results);
-        let r = fit(&cells, &names(n), 0).unwrap();
+        let r = fit(&cells, &names(n), 0, 0.0).unwrap();
         for i in 0..n {
             close(r.elo[i], truth[i], 15.0);
             if i > 0 {
@@ -424,7 +480,7 @@ mod tests {
         // b0 beats b1 3-1 and draws b2 1-1 (2 games); b1 and b2 never met.
         // The fit rates b1 and b2 through b0: b1 -190.8, b2 0.
         let cells = table(3, &[(0, 1, 3, 0, 1), (0, 2, 0, 2, 0)]);
-        let r = fit(&cells, &names(3), 0).unwrap();
+        let r = fit(&cells, &names(3), 0, 0.0).unwrap();
         close(r.elo[1], -190.849, 1e-3);
         close(r.elo[2], 0.0, 1e-9);
     }
@@ -433,16 +489,16 @@ mod tests {
     fn what_cannot_be_rated_is_refused_by_name() {
         // b2 and b3 only played each other.
         let cells = table(4, &[(0, 1, 1, 0, 1), (2, 3, 1, 0, 1)]);
-        let e = fit(&cells, &names(4), 0).unwrap_err();
+        let e = fit(&cells, &names(4), 0, 0.0).unwrap_err();
         assert!(e.contains("b2, b3 played no game linking them"), "{e}");
         assert!(e.contains("to b0, b1"), "{e}");
         // b2 lost every game.
         let cells = table(3, &[(0, 1, 1, 1, 1), (0, 2, 2, 0, 0), (1, 2, 3, 0, 0)]);
-        let e = fit(&cells, &names(3), 0).unwrap_err();
+        let e = fit(&cells, &names(3), 0, 0.0).unwrap_err();
         assert!(e.contains("b2 lost every game it played"), "{e}");
         // b1 won every game.
         let cells = table(3, &[(0, 1, 0, 0, 2), (0, 2, 1, 1, 1), (1, 2, 3, 0, 0)]);
-        let e = fit(&cells, &names(3), 0).unwrap_err();
+        let e = fit(&cells, &names(3), 0, 0.0).unwrap_err();
         assert!(e.contains("b1 won every game it played"), "{e}");
         // b2 and b3 lost every game against b0 and b1 (not each other).
         let cells = table(
@@ -454,12 +510,83 @@ mod tests {
                 (2, 3, 1, 0, 1),
             ],
         );
-        let e = fit(&cells, &names(4), 0).unwrap_err();
+        let e = fit(&cells, &names(4), 0, 0.0).unwrap_err();
         assert!(
             e.contains("b0, b1 won every game against the other bots")
                 || e.contains("b2, b3 lost every game against the other bots"),
             "{e}"
         );
-        assert!(fit(&table(1, &[]), &names(1), 0).is_err());
+        // With the prior they are rated, and the group is noted.
+        let r = fit(&cells, &names(4), 0, PRIOR_DRAWS).unwrap();
+        let note = r.note.expect("a group that lost every game is noted");
+        assert!(
+            note.contains("every game against the other bots")
+                && note.ends_with("the prior's virtual draws keep them finite"),
+            "{note}"
+        );
+        assert!(r.elo[1] > r.elo[2] && r.elo[1] > r.elo[3], "{:?}", r.elo);
+        assert!(fit(&table(1, &[]), &names(1), 0, 0.0).is_err());
+    }
+
+    #[test]
+    fn the_prior_rates_a_perfect_score_as_computed_by_hand() {
+        // A gauntlet: b0 beats b1 4-0 and splits 2-2 with b2. One virtual
+        // draw per pair makes b0-b1 4.5 of 5 points: p = 0.9, r = -ln 9
+        // for b1, Elo -400 log10 9 = -381.697; information 5 * 0.9 * 0.1 =
+        // 0.45, 95% error 1.959964 * sqrt(1 / 0.45) * 400 / ln 10 = 507.56.
+        // b0-b2 is 2.5 of 5: Elo 0, information 5 * 0.25 = 1.25, error
+        // 1.959964 * sqrt(1 / 1.25) * 400 / ln 10 = 304.54. (The games alone
+        // would give b1 minus infinity; their information at p = 0.9, 0.36,
+        // would give a wider 567.47.)
+        let cells = table(3, &[(0, 1, 4, 0, 0), (0, 2, 2, 0, 2)]);
+        let r = fit(&cells, &names(3), 0, PRIOR_DRAWS).unwrap();
+        close(r.elo[1], -400.0 * 9f64.log10(), 1e-6);
+        close(r.elo[1], -381.697, 1e-3);
+        close(r.error[1], 507.56, 0.01);
+        close(r.elo[2], 0.0, 1e-9);
+        close(r.error[2], 304.54, 0.01);
+        assert_eq!((r.elo[0], r.error[0]), (0.0, 0.0));
+        assert_eq!(r.note, None, "a single bot: its score says it");
+        // Without the prior the same games are refused.
+        let e = fit(&cells, &names(3), 0, 0.0).unwrap_err();
+        assert!(e.contains("cannot rate: b1 lost every game"), "{e}");
+    }
+
+    #[test]
+    #[allow(clippy::needless_range_loop)] // bots by index, as in the formulas
+    fn with_the_prior_expected_points_equal_points_plus_half_the_virtual_draws() {
+        // b0 won everything, b3 lost everything; b1 and b2 in between.
+        let cells = table(
+            4,
+            &[
+                (0, 1, 3, 0, 0),
+                (0, 2, 2, 0, 0),
+                (0, 3, 2, 0, 0),
+                (1, 2, 2, 1, 1),
+                (1, 3, 4, 0, 0),
+                (2, 3, 2, 0, 0),
+            ],
+        );
+        let r = fit(&cells, &names(4), 1, PRIOR_DRAWS).unwrap();
+        for i in 0..4 {
+            assert!(r.elo[i].is_finite() && r.error[i].is_finite(), "{r:?}");
+            let (mut expected_points, mut points) = (0.0, 0.0);
+            for j in 0..4 {
+                let c = cells[i][j];
+                if c.games() > 0 {
+                    points += c.points() + PRIOR_DRAWS / 2.0;
+                    expected_points += (c.games() as f64 + PRIOR_DRAWS)
+                        * crate::stats::elo_to_score(r.elo[i] - r.elo[j]);
+                }
+            }
+            close(expected_points, points, 1e-6);
+        }
+        assert!(r.elo[0] > r.elo[1] && r.elo[1] > r.elo[2] && r.elo[2] > r.elo[3]);
+        // Disconnected bots and no games stay refused, by name.
+        let cells = table(4, &[(0, 1, 1, 0, 1), (2, 3, 2, 0, 0)]);
+        let e = fit(&cells, &names(4), 0, PRIOR_DRAWS).unwrap_err();
+        assert!(e.contains("b2, b3 played no game linking them"), "{e}");
+        let e = fit(&table(2, &[]), &names(2), 0, PRIOR_DRAWS).unwrap_err();
+        assert_eq!(e, "cannot rate: no game was played between b0, b1");
     }
 }

@@ -281,6 +281,21 @@ pub struct BotEntry {
     pub command: String,
 }
 
+/// How a tournament numbers its games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Numbering {
+    /// Pair by pair: pair `p` (from 0) owns games `p·N+1 ... p·N+N` (N games
+    /// per pair). Files written before the numbering was recorded; they
+    /// cannot grow, as more games per pair would renumber them.
+    #[default]
+    ByPair,
+    /// Opening by opening: the two games of every pair's first opening,
+    /// pair after pair, then those of the second opening... More games per
+    /// pair only add game numbers after the last.
+    ByOpening,
+}
+
 /// The first line of a tournament's `--games-out` file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TournamentHeader {
@@ -309,6 +324,9 @@ pub struct TournamentHeader {
     /// `--shard`: the part of the tournament this file holds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// How its games are numbered (`by-pair` when absent).
+    #[serde(default)]
+    pub numbering: Numbering,
 }
 
 impl TournamentHeader {
@@ -326,17 +344,46 @@ impl TournamentHeader {
         }
     }
 
-    /// Games in the whole tournament.
-    pub fn games(&self) -> usize {
-        self.pairs().len() * self.games_per_pair
+    /// How many pairs play: [`TournamentHeader::pairs`]' length.
+    pub fn pair_count(&self) -> usize {
+        let n = self.bots.len();
+        match self.format {
+            Format::RoundRobin => n * n.saturating_sub(1) / 2,
+            Format::Gauntlet => n.saturating_sub(1),
+        }
     }
 
-    /// Whether `other` is the same tournament: everything but the shard
-    /// and the anchor agrees.
+    /// Games in the whole tournament.
+    pub fn games(&self) -> usize {
+        self.pair_count() * self.games_per_pair
+    }
+
+    /// Where game `game` (from 1) is played, if the tournament has it:
+    /// its pair's index in [`TournamentHeader::pairs`] and its number in
+    /// that pair's match (from 1; games `2k-1` and `2k` share opening `k`,
+    /// colours swapped).
+    pub fn place(&self, game: usize) -> Option<(usize, usize)> {
+        let (pairs, per_pair) = (self.pair_count(), self.games_per_pair);
+        if game == 0 || game > pairs * per_pair {
+            return None;
+        }
+        let i = game - 1;
+        Some(match self.numbering {
+            Numbering::ByPair => (i / per_pair, i % per_pair + 1),
+            Numbering::ByOpening => {
+                let (opening, within) = (i / (2 * pairs), i % (2 * pairs));
+                (within / 2, 2 * opening + within % 2 + 1)
+            }
+        })
+    }
+
+    /// Whether `other` is the same tournament, perhaps grown: everything
+    /// but the shard, the anchor and the games per pair agrees.
     pub fn same_tournament(&self, other: &TournamentHeader) -> bool {
         let plain = |h: &TournamentHeader| TournamentHeader {
             shard: None,
             anchor: String::new(),
+            games_per_pair: 0,
             ..h.clone()
         };
         plain(self) == plain(other)
@@ -375,6 +422,7 @@ pub mod testing {
             memory_mb: 768,
             anchor: "b0".into(),
             shard: None,
+            numbering: Numbering::ByOpening,
         }
     }
 

@@ -10,8 +10,54 @@ use serde::Serialize;
 use std::fmt::Write as _;
 
 /// How the ratings are made, as the summary states it.
-pub const MODEL: &str = "Bradley-Terry (logistic) maximum likelihood over all games, draws \
-                         count half a win; 95% error bars from the Fisher information";
+pub const MODEL: &str = "Bradley-Terry (logistic) over all games, draws count half a win, \
+                         with the prior's virtual draws (maximum a posteriori); 95% error \
+                         bars from the curvature of the log-posterior at its maximum";
+
+/// The prior of the rating list, as the summary states it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Prior {
+    /// Virtual draws added between each pair of bots that played each
+    /// other.
+    pub virtual_draws_per_pair: f64,
+    /// The same in words.
+    pub description: String,
+}
+
+impl Prior {
+    /// The tournament's prior ([`rating::PRIOR_DRAWS`]).
+    fn tournament() -> Prior {
+        let d = rating::PRIOR_DRAWS;
+        Prior {
+            virtual_draws_per_pair: d,
+            description: format!(
+                "{d} virtual draw{} between each pair of bots that played each other",
+                if d == 1.0 { "" } else { "s" }
+            ),
+        }
+    }
+}
+
+/// A bot that won or lost every game it played: the games alone would
+/// rate it at plus or minus infinity, the prior holds it finite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Extreme {
+    /// Won every game: its Elo is at least what the list says.
+    WonAll,
+    /// Lost every game: its Elo is at most what the list says.
+    LostAll,
+}
+
+impl Extreme {
+    /// `>=` or `<=`, before its Elo.
+    pub fn sign(self) -> &'static str {
+        match self {
+            Extreme::WonAll => ">=",
+            Extreme::LostAll => "<=",
+        }
+    }
+}
 
 /// One bot's losses by breaking the rules.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -114,6 +160,9 @@ pub struct BotSummary {
     pub elo: Option<f64>,
     /// 95% half-width of the Elo relative to the anchor's (0 for the anchor).
     pub elo_error: Option<f64>,
+    /// Whether it won or lost every game it played (its Elo rests on the
+    /// prior: `won_all`, at least this; `lost_all`, at most).
+    pub extreme: Option<Extreme>,
     /// Games played.
     pub games: u64,
     /// Games won.
@@ -143,8 +192,13 @@ pub struct TournamentSummary {
     pub anchor: String,
     /// How the ratings are made.
     pub model: &'static str,
+    /// The prior of the ratings.
+    pub prior: Prior,
     /// Why there is no rating list, if there is none.
     pub unrated: Option<String>,
+    /// Bots (or groups) that won or lost every game against the others,
+    /// whose ratings the prior holds finite.
+    pub note: Option<String>,
     /// The bots, in the order of the tournament (see `rank`).
     pub bots: Vec<BotSummary>,
     /// `crosstable[i][j]`: bot `i`'s results against bot `j` (`bots` order).
@@ -160,7 +214,7 @@ pub fn summarize(
     anchor: usize,
 ) -> TournamentSummary {
     let names: Vec<String> = header.bots.iter().map(|b| b.name.clone()).collect();
-    let fitted = rating::fit(&standings.cells, &names, anchor);
+    let fitted = rating::fit(&standings.cells, &names, anchor, rating::PRIOR_DRAWS);
     let totals: Vec<Cell> = (0..names.len()).map(|i| standings.total(i)).collect();
     let score = |c: &Cell| (c.games() > 0).then(|| c.points() / c.games() as f64);
     // Best first: by Elo when rated, else by score; the tournament's order
@@ -185,6 +239,15 @@ pub fn summarize(
             command: b.command.clone(),
             elo: fitted.as_ref().ok().map(|r| r.elo[i]),
             elo_error: fitted.as_ref().ok().map(|r| r.error[i]),
+            extreme: score(&totals[i]).and_then(|x| {
+                if x == 1.0 {
+                    Some(Extreme::WonAll)
+                } else if x == 0.0 {
+                    Some(Extreme::LostAll)
+                } else {
+                    None
+                }
+            }),
             games: totals[i].games(),
             wins: totals[i].wins,
             draws: totals[i].draws,
@@ -200,6 +263,8 @@ pub fn summarize(
         games_per_pair: header.games_per_pair,
         anchor: names[anchor].clone(),
         model: MODEL,
+        prior: Prior::tournament(),
+        note: fitted.as_ref().ok().and_then(|r| r.note.clone()),
         unrated: fitted.err(),
         bots,
         crosstable: standings.cells.clone(),
@@ -216,6 +281,47 @@ pub fn ranked(s: &TournamentSummary) -> Vec<usize> {
 
 fn opt(x: Option<f64>, digits: usize) -> String {
     x.map_or_else(|| "n/a".into(), |v| format!("{v:.digits$}"))
+}
+
+/// A bot's Elo as text: `>=` or `<=` before it when it won or lost every
+/// game; `n/a` when there is no list.
+pub fn elo_text(b: &BotSummary) -> String {
+    match (b.elo, b.extreme) {
+        (Some(elo), Some(x)) => format!("{}{elo:.1}", x.sign()),
+        (elo, _) => opt(elo, 1),
+    }
+}
+
+/// What the rating list's `>=`, `<=` mean, if any bot has one.
+pub fn extreme_legend(s: &TournamentSummary) -> Option<String> {
+    let marked = |x: Extreme| {
+        let names: Vec<&str> = s
+            .bots
+            .iter()
+            .filter(|b| b.elo.is_some() && b.extreme == Some(x))
+            .map(|b| b.name.as_str())
+            .collect();
+        (!names.is_empty()).then(|| names.join(", "))
+    };
+    let parts: Vec<String> = [
+        (
+            Extreme::WonAll,
+            "won every game (>=: the games alone would rate it higher)",
+        ),
+        (
+            Extreme::LostAll,
+            "lost every game (<=: the games alone would rate it lower)",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(x, what)| marked(x).map(|names| format!("{names} {what}")))
+    .collect();
+    (!parts.is_empty()).then(|| {
+        format!(
+            "{}; their Elo and error bar rest on the prior",
+            parts.join("; ")
+        )
+    })
 }
 
 /// A crosstable cell as text: the row's points of the games (`6.5/10`).
@@ -254,9 +360,9 @@ pub fn text(s: &TournamentSummary) -> String {
         None => {
             let _ = writeln!(
                 t,
-                "Ratings: maximum likelihood (Bradley-Terry, draws count half), anchor {} = 0, \
+                "Ratings: Bradley-Terry (draws count half), prior {}, anchor {} = 0, \
                  error bars 95%",
-                s.anchor
+                s.prior.description, s.anchor
             );
         }
         Some(why) => {
@@ -265,17 +371,17 @@ pub fn text(s: &TournamentSummary) -> String {
     }
     let _ = writeln!(
         t,
-        "{:>4}  {:<width$}  {:>7}  {:>6}  {:>6}  {:>7}  {:>6}",
+        "{:>4}  {:<width$}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}",
         "rank", "bot", "Elo", "+/-", "games", "score", "draws"
     );
     for &i in &order {
         let b = &s.bots[i];
         let _ = writeln!(
             t,
-            "{:>4}  {:<width$}  {:>7}  {:>6}  {:>6}  {:>5} %  {:>4} %",
+            "{:>4}  {:<width$}  {:>8}  {:>6}  {:>6}  {:>5} %  {:>4} %",
             b.rank,
             b.name,
-            opt(b.elo, 1),
+            elo_text(b),
             opt(b.elo_error, 1),
             b.games,
             opt(b.score.map(|x| x * 100.0), 1),
@@ -284,6 +390,9 @@ pub fn text(s: &TournamentSummary) -> String {
                 1
             )
         );
+    }
+    for note in extreme_legend(s).iter().chain(&s.note) {
+        let _ = writeln!(t, "Note: {note}");
     }
     let _ = writeln!(t, "Crosstable (the row's points against the column):");
     let cells: Vec<Vec<String>> = order

@@ -3,19 +3,20 @@
 //! paired openings with colours swapped as in a match; then one rating
 //! list over all the games ([`crate::standings`]).
 //!
-//! Game `g` (from 1) of a tournament belongs to pair `(g - 1) / P` of the
-//! schedule (P games per pair) and is game `(g - 1) % P + 1` of that pair's
-//! match: its opening, colours and bot seeds follow from that, so a shard
+//! Games are numbered opening by opening ([`Numbering::ByOpening`]): the
+//! two games of every pair's first opening, pair after pair, then those of
+//! the second opening... Each game is game `k` of its pair's match (its
+//! opening, colours), and its bot seeds follow from its number, so a shard
 //! (`--shard I/N`: every N-th pair of games) or a resumed run plays exactly
-//! the games the whole run would. Games are played round by round (the
-//! first opening of every pair, then the next), so that a tournament cut
-//! short is still balanced.
+//! the games the whole run would, and a larger `--games-per-pair` on
+//! `--resume` only adds numbers after the last. Games are played in that
+//! order, so that a tournament cut short is still balanced.
 
 use crate::cli::{self, TournamentArgs};
 use crate::games_file::{self, GamesWriter};
 use crate::merge::{Gaps, Seen};
 use crate::play::{GameSetup, PlayerSpec, TimeLimits};
-use crate::record::{BotEntry, GameRecord, Shard, Side, TournamentHeader};
+use crate::record::{BotEntry, GameRecord, Numbering, Shard, Side, TournamentHeader};
 use crate::standings::{self, Standings};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -24,25 +25,25 @@ use std::time::Duration;
 
 /// Where each game of a tournament goes: its pair of bots.
 struct Schedule {
+    header: TournamentHeader,
     pairs: Vec<(usize, usize)>,
-    per_pair: usize,
 }
 
 impl Schedule {
     fn of(header: &TournamentHeader) -> Schedule {
         Schedule {
+            header: header.clone(),
             pairs: header.pairs(),
-            per_pair: header.games_per_pair,
         }
     }
 
     fn games(&self) -> usize {
-        self.pairs.len() * self.per_pair
+        self.header.games()
     }
 
     /// The bots of game `game` (from 1), if the tournament has it.
     fn bots(&self, game: usize) -> Option<(usize, usize)> {
-        (game >= 1 && game <= self.games()).then(|| self.pairs[(game - 1) / self.per_pair])
+        self.header.place(game).map(|(pair, _)| self.pairs[pair])
     }
 }
 
@@ -198,12 +199,19 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
         memory_mb: args.play.memory_mb,
         anchor: bots[anchor].0.name.clone(),
         shard: args.shard,
+        // A resumed file keeps its numbering (older files number by pair).
+        numbering: previous
+            .as_ref()
+            .map_or(Numbering::ByOpening, |(_, f)| f.header.numbering),
     };
-    for (flag, path) in [("--json", &args.json), ("--html", &args.html)] {
-        if let Some(path) = path {
-            crate::check_writable(path).map_err(|e| format!("{flag} {}: {e}", path.display()))?;
-        }
-    }
+    crate::check_outputs(
+        &[
+            ("--json", &args.json),
+            ("--ggf", &args.ggf),
+            ("--html", &args.html),
+        ],
+        args.stderr_dir.as_deref(),
+    )?;
     let schedule = Schedule::of(&header);
     let total = schedule.games();
     let limits = TimeLimits {
@@ -215,14 +223,14 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
     let mut setups: Vec<(GameSetup, [PlayerSpec; 2])> = (1..=total)
         .filter(|&g| args.shard.is_none_or(|s| crate::record::in_shard(s, g)))
         .map(|game| {
-            let (a, b) = schedule.bots(game).expect("in the schedule");
-            let local = (game - 1) % per_pair + 1;
+            let (pair, local) = header.place(game).expect("in the schedule");
+            let (a, b) = schedule.pairs[pair];
             let setup = GameSetup {
                 game,
                 black: if local % 2 == 1 { Side::P1 } else { Side::P2 },
                 opening: openings[(local - 1) / 2 % openings.len()].clone(),
                 seeds: Side::BOTH.map(|s| crate::bot_seed(seed, game, s)),
-                stderr_files: [None, None],
+                stderr_files: crate::stderr_files(args.stderr_dir.as_deref(), game),
                 limits,
                 memory_mb: (args.play.memory_mb > 0).then_some(args.play.memory_mb),
             };
@@ -230,14 +238,17 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
         })
         .collect();
     // Round by round: the first opening of every pair, then the second...
+    // (the order of the numbers, unless an older file numbers by pair).
     setups.sort_by_key(|(s, _)| {
-        let local = (s.game - 1) % per_pair;
-        (local / 2, (s.game - 1) / per_pair, local)
+        let (pair, local) = header.place(s.game).expect("in the schedule");
+        ((local - 1) / 2, pair, local)
     });
     let planned = setups.len();
     let in_tournament: BTreeSet<usize> = setups.iter().map(|(s, _)| s.game).collect();
 
     let mut standings = Standings::new(bots.len());
+    // With --ggf every game is kept for the file, the resumed ones too.
+    let mut kept: Vec<GameRecord> = Vec::new();
     let (mut writer, done) = match (previous, &args.games_out) {
         (Some((path, file)), _) => {
             if file.header.same_tournament(&header) && file.header.shard != header.shard {
@@ -253,8 +264,24 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
             }
             if !file.header.same_tournament(&header) {
                 return Err(format!(
-                    "--resume: {} belongs to another tournament (bots, format, games per pair, \
-                     seed, openings or limits differ)",
+                    "--resume: {} belongs to another tournament (bots, format, seed, openings \
+                     or limits differ)",
+                    path.display()
+                ));
+            }
+            let before = file.header.games_per_pair;
+            if before > per_pair {
+                return Err(format!(
+                    "--resume: {} holds a tournament of {before} games per pair: \
+                     --games-per-pair can grow, not shrink (found {per_pair})",
+                    path.display()
+                ));
+            }
+            if before < per_pair && file.header.numbering == Numbering::ByPair {
+                return Err(format!(
+                    "--resume: {} numbers its games pair by pair (an older referee's file), \
+                     so more games per pair would renumber them: give --games-per-pair \
+                     {before}, or start a new file",
                     path.display()
                 ));
             }
@@ -274,7 +301,16 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
             for (_, r) in &file.records {
                 standings.add(schedule.bots(r.game).expect("checked"), r);
             }
-            let writer = GamesWriter::append(path, file.valid_len)?;
+            if args.ggf.is_some() {
+                kept.extend(file.records.into_iter().map(|(_, r)| r));
+            }
+            // A tournament that grows gets the new games per pair in its
+            // header; its games keep their numbers.
+            let writer = if before < per_pair {
+                GamesWriter::rewrite(path, &header, file.valid_len)?
+            } else {
+                GamesWriter::append(path, file.valid_len)?
+            };
             (Some(writer), done)
         }
         (None, Some(path)) => (
@@ -299,7 +335,11 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
         ));
     }
     if !done.is_empty() {
-        out.note(&format!("resuming: {} games already played", done.len()));
+        out.note(&format!(
+            "resuming: {} games already played, {} to play",
+            done.len(),
+            todo.len()
+        ));
     }
     let status = |s: &Standings| crate::summary::Live {
         status: format!("{} games", s.games),
@@ -323,6 +363,9 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
         out.game(&record, &[names[a].clone(), names[b].clone()]);
         moves += record.moves.len();
         standings.add((a, b), &record);
+        if args.ggf.is_some() {
+            kept.push(record);
+        }
         out.progress(standings.games as usize, &status(&standings));
         true
     });
@@ -345,6 +388,16 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
     };
     let summary = standings::summarize(&header, &standings, anchor);
     crate::output::print(&standings::text(&summary));
+    if let Some(path) = &args.ggf {
+        kept.sort_by_key(|r| r.game);
+        failures.extend(crate::ggf::write(
+            path,
+            kept.iter().map(|r| {
+                let (a, b) = schedule.bots(r.game).expect("in the schedule");
+                (r, [names[a].as_str(), names[b].as_str()])
+            }),
+        ));
+    }
     failures.extend(write_outputs(
         &header,
         &summary,
@@ -468,7 +521,7 @@ pub fn read(files: &[PathBuf]) -> Result<Read, String> {
                     first_path.display()
                 ));
             }
-            let count = |h: &TournamentHeader| h.shard.map(|s| s.count);
+            let count = |h: &TournamentHeader| (h.shard.map(|s| s.count), h.games_per_pair);
             if !h0.same_tournament(&header) || count(h0) != count(&header) {
                 return Err(format!(
                     "{}: another tournament than {} (bots, format, games per pair, seed, \
@@ -523,27 +576,51 @@ mod tests {
             vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
         );
         assert_eq!(rr.games(), 24);
+        // Opening by opening: games 1-12 are the six pairs' first openings
+        // (two games each), 13-24 their second.
         let s = Schedule::of(&rr);
         assert_eq!(s.bots(1), Some((0, 1)));
-        assert_eq!(s.bots(4), Some((0, 1)));
-        assert_eq!(s.bots(5), Some((0, 2)));
+        assert_eq!(s.bots(2), Some((0, 1)));
+        assert_eq!(s.bots(4), Some((0, 2)));
+        assert_eq!(s.bots(12), Some((2, 3)));
+        assert_eq!(s.bots(13), Some((0, 1)));
         assert_eq!(s.bots(24), Some((2, 3)));
         assert_eq!(s.bots(25), None);
         assert_eq!(s.bots(0), None);
+        assert_eq!(rr.place(12), Some((5, 2)));
+        assert_eq!(rr.place(13), Some((0, 3)));
+        assert_eq!(rr.place(24), Some((5, 4)));
+        // Growing keeps every number: game 24 of 6 per pair is the same.
+        let mut grown = rr.clone();
+        grown.games_per_pair = 6;
+        assert!((1..=24).all(|g| grown.place(g) == rr.place(g)));
+        assert_eq!(grown.place(36), Some((5, 6)));
+        // Older files number pair by pair.
+        let mut old = rr.clone();
+        old.numbering = Numbering::ByPair;
+        assert_eq!(old.place(4), Some((0, 4)));
+        assert_eq!(old.place(5), Some((1, 1)));
+        assert_eq!(old.place(24), Some((5, 4)));
+        assert!(!rr.same_tournament(&old));
         let g = header(4, Format::Gauntlet, 2);
         assert_eq!(g.pairs(), vec![(0, 1), (0, 2), (0, 3)]);
         assert_eq!(g.games(), 6);
         let mut other = rr.clone();
         other.shard = Some(Shard { index: 1, count: 2 });
         other.anchor = "b2".into();
-        assert!(rr.same_tournament(&other));
         other.games_per_pair = 6;
+        assert!(rr.same_tournament(&other), "grown, the same tournament");
+        other.seed = 2;
         assert!(!rr.same_tournament(&other));
         // The header as written in a games file, and read back.
         let text = serde_json::to_string(&g).unwrap();
         assert!(text.contains("\"format\":\"gauntlet\""), "{text}");
         assert!(!text.contains("shard"), "{text}");
         assert_eq!(serde_json::from_str::<TournamentHeader>(&text).unwrap(), g);
+        assert!(text.contains("\"numbering\":\"by-opening\""), "{text}");
+        let older = text.replace(",\"numbering\":\"by-opening\"", "");
+        let read: TournamentHeader = serde_json::from_str(&older).unwrap();
+        assert_eq!(read.numbering, Numbering::ByPair);
         let rr_text = serde_json::to_string(&rr).unwrap();
         assert!(rr_text.contains("\"format\":\"round-robin\""), "{rr_text}");
     }

@@ -63,10 +63,14 @@ pub fn html(header: &TournamentHeader, s: &TournamentSummary, gaps: &Gaps) -> St
         None => {
             let _ = writeln!(
                 b,
-                "<p class=\"note\">{}. Anchor: {} = 0.</p>",
+                "<p class=\"note\" id=\"model\">{}. Prior: {}. Anchor: {} = 0.</p>",
                 escape(standings::MODEL),
+                escape(&s.prior.description),
                 escape(&s.anchor)
             );
+            for note in standings::extreme_legend(s).iter().chain(&s.note) {
+                let _ = writeln!(b, "<p class=\"note\">{}</p>", escape(note));
+            }
         }
         Some(why) => {
             let _ = writeln!(
@@ -92,7 +96,7 @@ pub fn html(header: &TournamentHeader, s: &TournamentSummary, gaps: &Gaps) -> St
              <td class=\"num\">{} %</td><td class=\"num\">{} %</td><td><code>{}</code></td></tr>",
             bot.rank,
             escape(&bot.name),
-            opt(bot.elo, 1),
+            escape(&standings::elo_text(bot)),
             opt(bot.elo_error, 1),
             bot.games,
             bot.wins,

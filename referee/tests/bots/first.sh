@@ -1,7 +1,8 @@
 #!/bin/sh
 # A correct bot: plays the first listed action every turn.
 # Optional $1: "expert" asks for EXPERT mode on the first turn and checks
-# that the extra line arrives from then on; "pause" waits 20 ms per move.
+# that the extra line arrives from then on; "pause" waits 20 ms per move;
+# "quit" exits (status 0, no answer) on its third turn.
 read -r id; read -r size
 mode=$1; turn=0
 while read -r row; do
@@ -13,6 +14,7 @@ while read -r row; do
   read -r count; read -r move; i=1
   while [ $i -lt "$count" ]; do read -r other; i=$((i + 1)); done
   if [ "$mode" = pause ]; then sleep 0.02; fi
+  if [ "$mode" = quit ] && [ $turn -eq 2 ]; then exit 0; fi
   if [ "$mode" = expert ] && [ $turn -eq 0 ]; then echo "EXPERT $move MSG d1 hi"; else echo "$move MSG d$turn"; fi
   turn=$((turn + 1))
 done

@@ -55,6 +55,16 @@ const ROUND_ROBIN: [&str; 8] = [
     "2",
 ];
 
+/// A gauntlet of 2 games per pair, seed 1.
+const SMALL_GAUNTLET: [&str; 6] = [
+    "--format",
+    "gauntlet",
+    "--games-per-pair",
+    "2",
+    "--seed",
+    "1",
+];
+
 #[test]
 fn a_round_robin_of_three_depths_rates_them_by_depth() {
     let dir = scratch("tourney-rr");
@@ -75,6 +85,10 @@ fn a_round_robin_of_three_depths_rates_them_by_depth() {
     let out = tournament(&bots, &extra, 0);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("anchor d2 = 0"), "{text}");
+    assert!(
+        text.contains("prior 1 virtual draw between each pair of bots that played each other"),
+        "{text}"
+    );
     assert!(text.contains("Crosstable"), "{text}");
     let s = json(&out_json);
     assert_eq!(s["games"], 36);
@@ -98,14 +112,19 @@ fn a_round_robin_of_three_depths_rates_them_by_depth() {
         .map(|g| g["game"].as_u64().unwrap())
         .collect();
     assert_eq!(numbers, (1..=36).collect());
+    // Numbered opening by opening: games 1-6 are the first opening of
+    // each pair (two games each, colours swapped), 7-12 the second...
     let game = |n: u64| records.iter().find(|g| g["game"] == n).unwrap();
     assert_eq!(game(1)["bots"], serde_json::json!(["d1", "d2"]));
-    assert_eq!(game(13)["bots"], serde_json::json!(["d1", "d3"]));
+    assert_eq!(game(3)["bots"], serde_json::json!(["d1", "d3"]));
+    assert_eq!(game(6)["bots"], serde_json::json!(["d2", "d3"]));
+    assert_eq!(game(7)["bots"], serde_json::json!(["d1", "d2"]));
     assert_eq!(game(36)["bots"], serde_json::json!(["d2", "d3"]));
-    assert_eq!(game(13)["opening"], game(1)["opening"]);
-    assert_eq!(game(14)["opening"], game(1)["opening"]);
+    assert_eq!(game(3)["opening"], game(1)["opening"]);
+    assert_eq!(game(6)["opening"], game(1)["opening"]);
+    assert_eq!(game(8)["opening"], game(7)["opening"]);
     assert_eq!(
-        (game(13)["black"].as_str(), game(14)["black"].as_str()),
+        (game(5)["black"].as_str(), game(6)["black"].as_str()),
         (Some("p1"), Some("p2"))
     );
     // The crosstable mirrors itself.
@@ -388,67 +407,31 @@ fn what_cannot_be_played_or_rated_is_refused() {
         &format!("--bots {}:5: two bots are named \"a\"", bad.display()),
     );
 
-    // A bot that loses every game cannot be rated: the games and the
-    // summary are kept, the exit status says so.
-    let out_json = dir.join("ill.json");
-    let games_out = dir.join("ill.jsonl");
-    let out = tournament(
-        &[d1.clone(), depth(2), format!("ill={}", bot("illegal.sh"))],
-        &[
-            "--games-per-pair",
-            "2",
-            "--seed",
-            "1",
-            "--concurrency",
-            "2",
-            "--json",
-            arg(&out_json),
-            "--games-out",
-            arg(&games_out),
-        ],
-        2,
-    );
-    let err = stderr(&out);
-    assert!(
-        err.contains("cannot rate: ill lost every game it played"),
-        "{err}"
-    );
-    let s = json(&out_json);
-    assert!(s["unrated"]
-        .as_str()
-        .unwrap()
-        .contains("ill lost every game"));
-    assert!(s["bots"][0]["elo"].is_null());
-    assert_eq!(named(&s, "ill")["faults"]["illegal"], 4);
-    assert_eq!(games(&games_out).len(), 6);
-    let out = run(&["summary", arg(&games_out)], 2);
-    assert!(stderr(&out).contains("cannot rate: ill lost every game"));
-
-    // Bots that the games do not link: a gauntlet's first shard alone.
+    // Bots that the games do not link: a gauntlet's first shard alone. The
+    // refusal names them, after the crosstable.
     let shard = dir.join("shard.jsonl");
     tournament(
         &[d1.clone(), depth(2), depth(3)],
         &[
-            "--format",
-            "gauntlet",
-            "--games-per-pair",
-            "2",
-            "--seed",
-            "1",
-            "--concurrency",
-            "1",
-            "--shard",
-            "1/2",
-            "--games-out",
-            arg(&shard),
-        ],
+            &SMALL_GAUNTLET[..],
+            &["--concurrency", "1", "--shard", "1/2"],
+            &["--games-out", arg(&shard)],
+        ]
+        .concat(),
         0,
     );
     let out = run(&["summary", "--partial", arg(&shard)], 2);
     let err = stderr(&out);
     assert!(
-        err.contains("cannot rate: d3 played no game linking them"),
+        err.contains(
+            "cannot rate: d3 played no game linking them, directly or through others, to d1, d2"
+        ),
         "{err}"
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Crosstable") && text.contains("No rating list: cannot rate: d3"),
+        "{text}"
     );
 
     // A match's file is not a tournament's, and the other way round.
@@ -459,12 +442,230 @@ fn what_cannot_be_played_or_rated_is_refused() {
         &["--games", "2", "--games-out", arg(&match_file)],
         0,
     );
-    let out = run(&["summary", arg(&games_out), arg(&match_file)], 2);
+    let out = run(&["summary", arg(&shard), arg(&match_file)], 2);
     assert!(
         stderr(&out).contains("a match's games file, not a tournament's"),
         "{}",
         stderr(&out)
     );
-    let out = run(&["--replay", &format!("{}:1", arg(&games_out))], 2);
+    let out = run(&["--replay", &format!("{}:1", arg(&shard))], 2);
     assert!(stderr(&out).contains("a tournament's games file, not a match's"));
+}
+
+/// `referee summary --json` of `file`, and its exit status checked.
+fn summary_json(dir: &Path, file: &Path, name: &str) -> Value {
+    let out = dir.join(name);
+    run(&["summary", arg(file), "--json", arg(&out)], 0);
+    json(&out)
+}
+
+#[test]
+fn a_gauntlet_with_a_perfect_score_rates_everyone_with_the_prior() {
+    // The candidate `mid` plays legal moves and then quits on its third
+    // turn: it loses both games to `strong` (a perfect score) and wins both
+    // against `ill` (which answers an illegal move: a zero score).
+    let dir = scratch("tourney-perfect");
+    let (out_json, games_out, out_html) =
+        (dir.join("p.json"), dir.join("p.jsonl"), dir.join("p.html"));
+    let out = tournament(
+        &[
+            format!("mid={} quit", bot("first.sh")),
+            depth(1).replacen("d1=", "strong=", 1),
+            format!("ill={}", bot("illegal.sh")),
+        ],
+        &[
+            &SMALL_GAUNTLET[..],
+            &[
+                "--concurrency",
+                "2",
+                "--json",
+                arg(&out_json),
+                "--games-out",
+                arg(&games_out),
+                "--html",
+                arg(&out_html),
+            ],
+        ]
+        .concat(),
+        0,
+    );
+    let s = json(&out_json);
+    assert!(s["unrated"].is_null(), "{s}");
+    assert_eq!(s["prior"]["virtual_draws_per_pair"], 1.0, "{s}");
+    assert_eq!(
+        s["prior"]["description"],
+        "1 virtual draw between each pair of bots that played each other"
+    );
+    assert_eq!(named(&s, "strong")["wins"], 2);
+    assert_eq!(named(&s, "ill")["losses"], 2);
+    assert_eq!(named(&s, "mid")["faults"]["no_output"], 2);
+    // By hand: 2-0 and one virtual draw is 2.5 points of 3, p = 5/6, Elo
+    // 400 log10 5 = 279.588; information 3 * 5/6 * 1/6, 95% error
+    // 1.959964 * sqrt(36 / 15) * 400 / ln 10 = 527.470.
+    let gap = 400.0 * 5f64.log10();
+    for (name, sign, rank, extreme) in [
+        ("strong", 1.0, 1, "won_all"),
+        ("mid", 0.0, 2, ""),
+        ("ill", -1.0, 3, "lost_all"),
+    ] {
+        let b = named(&s, name);
+        assert!((elo(&s, name) - sign * gap).abs() < 1e-6, "{name}: {b}");
+        assert_eq!(b["rank"], rank, "{b}");
+        if extreme.is_empty() {
+            assert!(b["extreme"].is_null(), "{b}");
+            assert_eq!(b["elo_error"], 0.0);
+        } else {
+            assert_eq!(b["extreme"], extreme, "{b}");
+            let error = b["elo_error"].as_f64().unwrap();
+            assert!((error - 527.470).abs() < 0.001, "{b}");
+        }
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(">=279.6") && text.contains("<=-279.6"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Note: strong won every game (>=: the games alone would rate it higher)"),
+        "{text}"
+    );
+    assert!(text.contains("ill lost every game (<="), "{text}");
+    let page = std::fs::read_to_string(&out_html).unwrap();
+    assert!(
+        page.contains("&gt;=279.6") && page.contains("Prior: 1 virtual draw"),
+        "{page}"
+    );
+    // `referee summary` of the file rates it the same way, and exits 0.
+    assert_eq!(summary_json(&dir, &games_out, "again.json"), s);
+}
+
+#[test]
+fn a_tournament_grows_on_resume_playing_only_the_new_games() {
+    let dir = scratch("tourney-grow");
+    let bots = [depth(1), depth(2), format!("first={}", bot("first.sh"))];
+    let base = [
+        "--seed",
+        "9",
+        "--random-openings",
+        "4",
+        "--concurrency",
+        "2",
+    ];
+    let (grown, whole) = (dir.join("grown.jsonl"), dir.join("whole.jsonl"));
+    let (ggf, errors) = (dir.join("grown.ggf"), dir.join("stderr"));
+    fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        [base, extra].concat()
+    }
+    tournament(
+        &bots,
+        &with(
+            &base,
+            &["--games-per-pair", "2", "--games-out", arg(&grown)],
+        ),
+        0,
+    );
+    let before = std::fs::read_to_string(&grown).unwrap();
+    assert_eq!(games(&grown).len(), 6);
+    let out = tournament(
+        &bots,
+        &with(
+            &base,
+            &[
+                "--games-per-pair",
+                "4",
+                "--games-out",
+                arg(&grown),
+                "--resume",
+                "--ggf",
+                arg(&ggf),
+                "--stderr-dir",
+                arg(&errors),
+            ],
+        ),
+        0,
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("resuming: 6 games already played, 6 to play"),
+        "{text}"
+    );
+    // The six games kept as they were (only the header changed), six new
+    // ones numbered after them; only those were played: their bots'
+    // stderr files are there, not the others'.
+    let after = std::fs::read_to_string(&grown).unwrap();
+    let header = |t: &str| serde_json::from_str::<Value>(t.lines().next().unwrap()).unwrap();
+    assert_eq!(header(&before)["games_per_pair"], 2);
+    assert_eq!(header(&after)["games_per_pair"], 4);
+    let old_lines: Vec<&str> = before.lines().skip(1).collect();
+    let kept: Vec<&str> = after.lines().skip(1).take(6).collect();
+    assert_eq!(kept, old_lines);
+    let numbers: Vec<u64> = games(&grown)
+        .iter()
+        .map(|g| g["game"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers.len(), 12);
+    assert_eq!(
+        numbers.iter().copied().collect::<BTreeSet<_>>(),
+        (1..=12).collect()
+    );
+    let files: BTreeSet<String> = std::fs::read_dir(&errors)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let expected: BTreeSet<String> = (7..=12)
+        .flat_map(|g| ["p1", "p2"].map(|s| format!("game-{g:04}-{s}.stderr")))
+        .collect();
+    assert_eq!(files, expected);
+    // The GGF file holds all twelve games, the resumed ones too, with the
+    // names of each game's bots.
+    let ggf_text = std::fs::read_to_string(&ggf).unwrap();
+    assert_eq!(ggf_text.lines().count(), 12, "{ggf_text}");
+    assert!(ggf_text.lines().all(|l| l.starts_with("(;GM[Othello]")));
+    assert!(ggf_text.contains("PB[d1]PW[d2]") && ggf_text.contains("PW[first]"));
+    // The grown tournament is the tournament of 4 games per pair.
+    tournament(
+        &bots,
+        &with(
+            &base,
+            &["--games-per-pair", "4", "--games-out", arg(&whole)],
+        ),
+        0,
+    );
+    assert_eq!(
+        summary_json(&dir, &grown, "grown.json"),
+        summary_json(&dir, &whole, "whole.json")
+    );
+    // It cannot shrink; a file numbered pair by pair (an older referee's)
+    // cannot grow.
+    let resume = |per_pair: &str, file: &Path| {
+        tournament(
+            &bots,
+            &with(
+                &base,
+                &[
+                    "--games-per-pair",
+                    per_pair,
+                    "--games-out",
+                    arg(file),
+                    "--resume",
+                ],
+            ),
+            2,
+        )
+    };
+    let err = stderr(&resume("2", &grown));
+    assert!(err.contains("can grow, not shrink (found 2)"), "{err}");
+    let older = dir.join("older.jsonl");
+    let first_line = before.lines().next().unwrap();
+    assert!(
+        first_line.contains(",\"numbering\":\"by-opening\""),
+        "{first_line}"
+    );
+    std::fs::write(
+        &older,
+        before.replacen(",\"numbering\":\"by-opening\"", "", 1),
+    )
+    .unwrap();
+    let err = stderr(&resume("4", &older));
+    assert!(err.contains("numbers its games pair by pair"), "{err}");
 }
