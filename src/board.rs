@@ -187,7 +187,8 @@ impl Board {
 }
 
 /// Applies board symmetry `s` (bit 0: flip columns, bit 1: flip rows,
-/// bit 2: transpose) to a bitboard.
+/// bit 2: transpose) to a bitboard (the square-by-square oracle is
+/// `reference::transform_slow`).
 pub fn transform(mut b: u64, s: u8) -> u64 {
     if s & 1 != 0 {
         b = flip_columns(b);
@@ -201,24 +202,48 @@ pub fn transform(mut b: u64, s: u8) -> u64 {
     b
 }
 
-fn flip_columns(b: u64) -> u64 {
-    let mut out = 0;
-    for i in 0..64 {
-        if b >> i & 1 != 0 {
-            out |= 1u64 << ((i & !7) | (7 - (i & 7)));
-        }
-    }
-    out
+/// The 8 images of a bitboard, indexed like [`transform`].
+#[inline]
+pub fn images(b: u64) -> [u64; 8] {
+    let c = flip_columns(b);
+    let r = b.swap_bytes();
+    let cr = c.swap_bytes();
+    [
+        b,
+        c,
+        r,
+        cr,
+        transpose(b),
+        transpose(c),
+        transpose(r),
+        transpose(cr),
+    ]
 }
 
-fn transpose(b: u64) -> u64 {
-    let mut out = 0;
-    for i in 0..64 {
-        if b >> i & 1 != 0 {
-            out |= 1u64 << ((i % 8) * 8 + i / 8);
-        }
-    }
-    out
+/// Mirror of the columns (`a` <-> `h`) of a bitboard.
+#[inline]
+fn flip_columns(mut x: u64) -> u64 {
+    const K1: u64 = 0x5555_5555_5555_5555;
+    const K2: u64 = 0x3333_3333_3333_3333;
+    const K4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+    x = ((x >> 1) & K1) | ((x & K1) << 1);
+    x = ((x >> 2) & K2) | ((x & K2) << 2);
+    ((x >> 4) & K4) | ((x & K4) << 4)
+}
+
+/// Mirror about the `a1`-`h8` diagonal (square `(row, col)` -> `(col, row)`).
+#[inline]
+fn transpose(mut x: u64) -> u64 {
+    const K1: u64 = 0x5500_5500_5500_5500;
+    const K2: u64 = 0x3333_0000_3333_0000;
+    const K4: u64 = 0x0f0f_0f0f_0000_0000;
+    let t = K4 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = K2 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = K1 & (x ^ (x << 7));
+    x ^= t ^ (t >> 7);
+    x
 }
 
 impl Default for Board {
@@ -288,5 +313,18 @@ mod tests {
         assert_eq!(transform(1, 1), 1 << 7);
         assert_eq!(transform(1, 2), 1 << 56);
         assert_eq!(transform(2, 4), 1 << 8);
+    }
+
+    #[test]
+    fn fast_symmetries_match_the_square_by_square_reference() {
+        let mut rng = crate::rng::Rng::seed_from_u64(1);
+        for _ in 0..200 {
+            let b = rng.next_u64();
+            for (s, &image) in images(b).iter().enumerate() {
+                let slow = crate::reference::transform_slow(b, s as u8);
+                assert_eq!(image, slow, "images, symmetry {s}");
+                assert_eq!(transform(b, s as u8), slow, "transform, symmetry {s}");
+            }
+        }
     }
 }

@@ -47,3 +47,26 @@ pub fn moves_slow(p: u64, o: u64) -> u64 {
         .filter(|&sq| flips_slow(p, o, sq) != 0)
         .fold(0, |acc, sq| acc | 1u64 << sq)
 }
+
+/// [`crate::board::transform`] square by square: symmetry `s` (bit 0: flip
+/// columns, bit 1: flip rows, bit 2: transpose), in that order.
+pub fn transform_slow(b: u64, s: u8) -> u64 {
+    let mut out = 0;
+    for i in 0..64u32 {
+        if b >> i & 1 == 0 {
+            continue;
+        }
+        let (mut row, mut col) = (i / 8, i % 8);
+        if s & 1 != 0 {
+            col = 7 - col;
+        }
+        if s & 2 != 0 {
+            row = 7 - row;
+        }
+        if s & 4 != 0 {
+            (row, col) = (col, row);
+        }
+        out |= 1u64 << (row * 8 + col);
+    }
+    out
+}

@@ -18,7 +18,7 @@ use super::net;
 pub use super::shape::*;
 use super::weights;
 use super::SCALE;
-use crate::board::Board;
+use crate::board::{images, Board};
 use std::sync::OnceLock;
 
 /// `TERNARY[bits]`: the base-3 number whose digit `i` is bit `i` of `bits`.
@@ -38,50 +38,6 @@ const fn ternary() -> [u16; 1024] {
         b += 1;
     }
     t
-}
-
-/// Mirror of the columns (`a` <-> `h`) of a bitboard.
-#[inline]
-fn flip_columns(mut x: u64) -> u64 {
-    const K1: u64 = 0x5555_5555_5555_5555;
-    const K2: u64 = 0x3333_3333_3333_3333;
-    const K4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
-    x = ((x >> 1) & K1) | ((x & K1) << 1);
-    x = ((x >> 2) & K2) | ((x & K2) << 2);
-    ((x >> 4) & K4) | ((x & K4) << 4)
-}
-
-/// Mirror about the `a1`-`h8` diagonal (square `(row, col)` -> `(col, row)`).
-#[inline]
-fn transpose(mut x: u64) -> u64 {
-    const K1: u64 = 0x5500_5500_5500_5500;
-    const K2: u64 = 0x3333_0000_3333_0000;
-    const K4: u64 = 0x0f0f_0f0f_0000_0000;
-    let t = K4 & (x ^ (x << 28));
-    x ^= t ^ (t >> 28);
-    let t = K2 & (x ^ (x << 14));
-    x ^= t ^ (t >> 14);
-    let t = K1 & (x ^ (x << 7));
-    x ^= t ^ (t >> 7);
-    x
-}
-
-/// The 8 images of a bitboard, indexed like [`crate::board::transform`].
-#[inline]
-fn images(b: u64) -> [u64; 8] {
-    let c = flip_columns(b);
-    let r = b.swap_bytes();
-    let cr = c.swap_bytes();
-    [
-        b,
-        c,
-        r,
-        cr,
-        transpose(b),
-        transpose(c),
-        transpose(r),
-        transpose(cr),
-    ]
 }
 
 /// Multiplier that gathers one square per column into the top byte.
@@ -347,17 +303,6 @@ mod tests {
             }
         }
         out
-    }
-
-    #[test]
-    fn fast_images_match_board_transform() {
-        let mut rng = Rng::seed_from_u64(1);
-        for _ in 0..100 {
-            let b = rng.next_u64();
-            for (s, &image) in images(b).iter().enumerate() {
-                assert_eq!(image, crate::board::transform(b, s as u8), "symmetry {s}");
-            }
-        }
     }
 
     #[test]
