@@ -4,15 +4,7 @@
 
 use crate::net::Nets;
 use othello::eval::net;
-use othello::eval::pack::{BASE, BITS_PER_CHAR};
-
-/// Writes bits most significant first into 15-bit characters.
-#[derive(Default)]
-pub struct BitWriter {
-    out: String,
-    buf: u64,
-    len: u32,
-}
+use othello::eval::pack::BitWriter;
 
 /// Length in bits of the Exp-Golomb code of order `k` of `x`.
 pub fn exp_golomb_len(x: u32, k: u32) -> u32 {
@@ -23,44 +15,6 @@ pub fn exp_golomb_len(x: u32, k: u32) -> u32 {
 /// 0, -1, 1, -2, ... -> 0, 1, 2, 3, ...
 fn zigzag(v: i32) -> u32 {
     ((v << 1) ^ (v >> 31)) as u32
-}
-
-impl BitWriter {
-    /// Appends the low `n` bits of `value`.
-    pub fn bits(&mut self, value: u64, n: u32) {
-        for i in (0..n).rev() {
-            self.buf = self.buf << 1 | (value >> i & 1);
-            self.len += 1;
-            if self.len == BITS_PER_CHAR {
-                self.out
-                    .push(char::from_u32(BASE + self.buf as u32).expect("BMP"));
-                self.buf = 0;
-                self.len = 0;
-            }
-        }
-    }
-
-    /// Appends the Exp-Golomb code of order `k` of `x`.
-    pub fn exp_golomb(&mut self, x: u32, k: u32) {
-        let q = (u64::from(x) >> k) + 1;
-        let n = 64 - q.leading_zeros();
-        self.bits(0, n - 1);
-        self.bits(q, n);
-        self.bits(u64::from(x), k);
-    }
-
-    /// Appends a signed number (zigzag form, order `k`).
-    pub fn signed(&mut self, v: i32, k: u32) {
-        self.exp_golomb(zigzag(v), k);
-    }
-
-    /// The characters, the last one padded with zeros.
-    pub fn finish(mut self) -> String {
-        if self.len > 0 {
-            self.bits(0, BITS_PER_CHAR - self.len);
-        }
-        self.out
-    }
 }
 
 /// Non-zero entries and the sum of absolute values of expanded anchors:
@@ -185,6 +139,7 @@ pub fn nets_source(nets: &Nets, q: &[Vec<Layer>], summary: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello::eval::pack::{BASE, BITS_PER_CHAR};
     use othello::eval::pattern::PATTERNS;
     use rand::{Rng, SeedableRng};
 
@@ -246,10 +201,7 @@ mod tests {
             for x in [0, 1, 2, 7, 100, 65535] {
                 let mut w = BitWriter::default();
                 w.exp_golomb(x, k);
-                assert_eq!(
-                    w.out.chars().count() as u32 * BITS_PER_CHAR + w.len,
-                    exp_golomb_len(x, k)
-                );
+                assert_eq!(w.bit_len(), u64::from(exp_golomb_len(x, k)));
             }
         }
     }
