@@ -20,6 +20,7 @@
 pub mod bench;
 pub mod bitboard;
 pub mod board;
+pub mod book;
 pub mod dispatch;
 pub mod eval;
 pub mod game;

@@ -32,6 +32,7 @@ pub fn message(r: &SearchResult) -> String {
         Score::Probable(s) => format!("e{d} ~{s:+}"),
         Score::WinRate(w) => return format!("{}p {:.0}%", compact(r.nodes), w * 100.0),
         Score::Flips(n) => format!("f{n}"),
+        Score::Book(v) => return format!("book {v:+}"),
     };
     let full = format!("{head} {ms}ms");
     if full.chars().count() <= MSG_MAX_CHARS {
@@ -396,6 +397,8 @@ mod tests {
             (Score::WinRate(0.55), 0, 100, "12kp 55%"),
             (Score::None, 0, 7, "7ms"),
             (Score::Flips(3), 0, 2, "f3 2ms"),
+            (Score::Book(2), 0, 0, "book +2"),
+            (Score::Book(-64), 0, 0, "book -64"),
         ];
         for (score, depth, ms, expected) in cases {
             let text = message(&result(score, depth, ms));

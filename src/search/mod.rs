@@ -119,6 +119,9 @@ pub enum Score {
     WinRate(f64),
     /// Flipped discs (greedy).
     Flips(u32),
+    /// A move of the opening book, with its book value in discs
+    /// (docs/book.md): shown as `book +2`.
+    Book(i32),
 }
 
 /// A way of choosing moves. Implementations keep their own state (tables,

@@ -1,0 +1,169 @@
+//! The opening book: positions from the start position with the move our
+//! deep searches chose and its value in discs (`train book` grows it;
+//! docs/book.md).
+//!
+//! Positions are keyed by their canonical image among the 8 board
+//! symmetries, so one entry serves all of its mirror images, and by the
+//! position alone, so a transposition finds the entry whatever the move
+//! order. The book travels in the submission as a string ([`data::DATA`],
+//! the format is [`code`]'s) and is decoded once, at start-up.
+
+pub mod code;
+pub mod data;
+
+use crate::board::{images, Board};
+use crate::rng::Rng;
+use crate::square::Square;
+use std::collections::HashMap;
+
+pub use code::BookError;
+
+/// What the book knows of one position, in its canonical image's frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The book move, a square index of the canonical image.
+    pub best: u8,
+    /// Its value in discs for the side to move (rounded).
+    pub value: i8,
+}
+
+/// A book move found for a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookMove {
+    /// The move, in the position's own frame.
+    pub best: Square,
+    /// Its value in discs for the side to move.
+    pub value: i32,
+}
+
+/// The opening book: canonical positions and their entries.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Book {
+    entries: HashMap<(u64, u64), Entry>,
+}
+
+/// The canonical image of `board` (the least `(player, opponent)` pair of
+/// its 8 images) and the symmetry that makes it
+/// ([`crate::board::transform`]'s numbering).
+pub fn canonical(board: &Board) -> (Board, u8) {
+    let p = images(board.player);
+    let o = images(board.opponent);
+    let mut s = 0;
+    for t in 1..8 {
+        if (p[t], o[t]) < (p[s], o[s]) {
+            s = t;
+        }
+    }
+    (Board::new(p[s], o[s]), s as u8)
+}
+
+/// The position after `sq` as the book walks it: when the side to move
+/// then has no move but the other has, it passes, and `true` says so (the
+/// same side moves again).
+pub fn advance(board: &Board, sq: Square) -> (Board, bool) {
+    let next = board.play(sq);
+    if next.must_pass() {
+        (next.pass(), true)
+    } else {
+        (next, false)
+    }
+}
+
+/// The value of a move for the side that played it, from its successor's
+/// value (for the successor's side to move) after [`advance`].
+pub fn value_for_mover(successor: i32, passed: bool) -> i32 {
+    if passed {
+        successor
+    } else {
+        -successor
+    }
+}
+
+impl Book {
+    /// A book of `entries`, keyed by canonical positions.
+    pub fn from_entries(entries: HashMap<(u64, u64), Entry>) -> Book {
+        Book { entries }
+    }
+
+    /// The book compiled into the program ([`data::DATA`]).
+    ///
+    /// # Errors
+    /// The data does not decode (a test checks that it does).
+    pub fn builtin() -> Result<Book, BookError> {
+        code::decode(data::DATA)
+    }
+
+    /// Positions in the book (each has a move).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the book is empty.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries, keyed by canonical `(player, opponent)`.
+    pub fn entries(&self) -> &HashMap<(u64, u64), Entry> {
+        &self.entries
+    }
+
+    /// The entry of `board`'s canonical image.
+    pub fn entry(&self, board: &Board) -> Option<Entry> {
+        let (c, _) = canonical(board);
+        self.entries.get(&(c.player, c.opponent)).copied()
+    }
+
+    /// The book move of `board` and its value, if the book has the
+    /// position.
+    pub fn lookup(&self, board: &Board) -> Option<BookMove> {
+        let (c, s) = canonical(board);
+        let e = self.entries.get(&(c.player, c.opponent))?;
+        // The move whose image under the symmetry is the book's.
+        let best = board
+            .moves()
+            .squares()
+            .find(|m| crate::board::transform(m.bit(), s) == 1u64 << e.best)?;
+        Some(BookMove {
+            best,
+            value: i32::from(e.value),
+        })
+    }
+
+    /// The moves of `board` that lead to book positions, with their values
+    /// for the side to move, best first (the book move first among equals).
+    pub fn moves(&self, board: &Board) -> Vec<BookMove> {
+        let book_move = self.lookup(board).map(|m| m.best);
+        let mut out: Vec<BookMove> = board
+            .moves()
+            .squares()
+            .filter_map(|m| {
+                let (next, passed) = advance(board, m);
+                let e = self.entry(&next)?;
+                Some(BookMove {
+                    best: m,
+                    value: value_for_mover(i32::from(e.value), passed),
+                })
+            })
+            .collect();
+        out.sort_by_key(|m| (-m.value, Some(m.best) != book_move, m.best.index()));
+        out
+    }
+
+    /// The move to play from the book: the book move, or with `margin`
+    /// (discs) a uniform choice among it and the moves into the book whose
+    /// value is within `margin` of it. `None` outside the book.
+    pub fn choose(&self, board: &Board, margin: i32, rng: &mut Rng) -> Option<BookMove> {
+        let best = self.lookup(board)?;
+        let mut near: Vec<BookMove> = self
+            .moves(board)
+            .into_iter()
+            .filter(|m| m.best != best.best && m.value >= best.value - margin)
+            .collect();
+        if margin <= 0 || near.is_empty() {
+            return Some(best);
+        }
+        near.push(best);
+        Some(near[rng.below(near.len() as u64) as usize])
+    }
+}
