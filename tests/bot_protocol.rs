@@ -64,6 +64,42 @@ fn plays_a_listed_move_and_exits_quietly_at_eof() {
     assert_eq!(stderr(&o), "");
 }
 
+/// From the start position the bot plays the book's move at once and says
+/// so; `--no-book` and a fixed depth search instead.
+#[test]
+fn the_opening_book_answers_the_start_position() {
+    let input = format!("0\n8\n{START_ROWS}4\nd3\nc4\nf5\ne6\n");
+    let book = othello::book::Book::builtin().expect("the compiled book decodes");
+    let expected = book
+        .lookup(&othello::Board::start())
+        .expect("the start is in the book");
+    let o = run(&[], &input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let line = stdout(&o);
+    assert_eq!(
+        line.trim_end(),
+        format!("{} MSG book {:+}", expected.best, expected.value)
+    );
+    for args in [&["--no-book"][..], &["--depth", "4"]] {
+        let o = run(args, &input);
+        assert!(!stdout(&o).contains("book"), "{args:?}: {}", stdout(&o));
+    }
+    // With a margin the choice varies with the seed, among book moves.
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..12 {
+        let o = run(
+            &["--book-margin", "64", "--seed", &seed.to_string()],
+            &input,
+        );
+        let line = stdout(&o);
+        assert!(line.contains(" MSG book "), "{line}");
+        seen.insert(line.split(' ').next().unwrap_or_default().to_string());
+    }
+    assert!(seen
+        .iter()
+        .all(|m| ["d3", "c4", "f5", "e6"].contains(&m.as_str())));
+}
+
 /// `--depth N` alone is searched to depth N, however long it takes: the MSG
 /// reports that depth (a selective search's `s<N>`), past the 100 ms
 /// default; `--time-ms` with it bounds it again.

@@ -27,6 +27,8 @@ usage:
                              mean final disc difference and win rate as an 8x8 table
   othello playouts --speed [--moves TRANSCRIPT] [--games N]
                              random playouts per second, each kernel (default 1000000)
+  othello book [TRANSCRIPT]  the opening book: its size and principal line, or the
+                             book move and value of the position after TRANSCRIPT
   othello --help
 
 options of the bot:
@@ -43,6 +45,10 @@ options of the bot:
                     with --depth too, where it is otherwise off (an engine level
                     of depth N, exact from 2N: --depth N --exact 2N)
   --seed N          seed of every random choice (default: $OTHELLO_SEED, else 0)
+  --book, --no-book play the opening book's moves, or not (default: alphabeta with
+                    no --depth or --nodes plays them; docs/book.md)
+  --book-margin D   play a seeded choice among book moves within D discs of the
+                    best (default 0: the best)
   --playouts N      pmc, mcts, nmc: playouts per move (default: until the deadline)
   --playout-depth D pmc, mcts, nmc: stop playouts after D plies, judge by discs
   --c X             mcts: UCB1 exploration constant (default 0.35)
@@ -55,7 +61,7 @@ options of the bot:
 pub const USAGE: &str = "\
 usage:
   othello [OPTIONS]          play on CodinGame's protocol (stdin/stdout)
-options: --depth N, --time-ms N, --nodes N, --eval NAME, --full-width, --exact E, --seed N (see the crate's --help)
+options: --depth N, --time-ms N, --nodes N, --eval NAME, --full-width, --exact E, --seed N, --book, --no-book, --book-margin D (see the crate's --help)
 ";
 
 /// What the bot's arguments ask for.
@@ -86,6 +92,10 @@ pub struct BotOptions {
     pub exact: Option<u32>,
     /// `--seed` (None: the caller falls back to `$OTHELLO_SEED`, then 0).
     pub seed: Option<u64>,
+    /// `--book` / `--no-book` (None: [`BotOptions::uses_book`]'s default).
+    pub book: Option<bool>,
+    /// `--book-margin`: discs below the best a book move may be.
+    pub book_margin: u32,
     /// `--playouts`.
     pub playouts: Option<u64>,
     /// `--playout-depth`.
@@ -94,6 +104,17 @@ pub struct BotOptions {
     pub c: f64,
     /// `--level`.
     pub level: u32,
+}
+
+impl BotOptions {
+    /// Whether the bot plays the opening book: as `--book`/`--no-book`
+    /// say, else when it plays alphabeta under the clock (a fixed depth or
+    /// node count measures the engine, not the book).
+    pub fn uses_book(&self) -> bool {
+        self.book.unwrap_or(
+            self.strategy == DEFAULT_STRATEGY && self.depth.is_none() && self.nodes.is_none(),
+        )
+    }
 }
 
 impl Default for BotOptions {
@@ -107,6 +128,8 @@ impl Default for BotOptions {
             full_width: false,
             exact: None,
             seed: None,
+            book: None,
+            book_margin: 0,
             playouts: None,
             playout_depth: None,
             c: MCTS_DEFAULT_C,
@@ -162,6 +185,15 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "--seed" => options.seed = Some(number("--seed", it.next())?),
             "--eval" => options.eval = parse_eval(it.next())?,
             "--full-width" => options.full_width = true,
+            "--book" => options.book = Some(true),
+            "--no-book" => options.book = Some(false),
+            "--book-margin" => {
+                let d: u32 = number("--book-margin", it.next())?;
+                if d > 64 {
+                    return Err(format!("--book-margin: must be 0..64, found {d}"));
+                }
+                options.book_margin = d;
+            }
             "--exact" => {
                 let n: u32 = number("--exact", it.next())?;
                 if n > 60 {
@@ -294,6 +326,24 @@ mod tests {
     }
 
     #[test]
+    fn the_book_is_on_under_the_clock_and_as_asked() {
+        let uses = |a: &str| match parse(&args(a)) {
+            Ok(Command::Bot(o)) => o.uses_book(),
+            other => panic!("{a}: {other:?}"),
+        };
+        assert!(uses(""));
+        assert!(uses("--time-ms 50"));
+        assert!(!uses("--depth 8"));
+        assert!(!uses("--nodes 1000"));
+        assert!(!uses("--no-book"));
+        assert!(uses("--depth 8 --book"));
+        let Ok(Command::Bot(o)) = parse(&args("--book-margin 2")) else {
+            panic!("not a bot command")
+        };
+        assert_eq!(o.book_margin, 2);
+    }
+
+    #[test]
     fn parses_the_monte_carlo_options() {
         let Ok(Command::Bot(o)) = parse(&args(
             "--strategy nmc --playouts 200 --playout-depth 8 --c 0.7 --level 1",
@@ -324,6 +374,9 @@ mod tests {
             "--level 4",
             "--exact 61",
             "--exact",
+            "--book-margin",
+            "--book-margin 65",
+            "--book-margin -1",
         ] {
             let e = parse(&args(bad)).unwrap_err();
             assert!(!e.is_empty(), "{bad}");

@@ -24,8 +24,10 @@ mod tools {
 
 use cli::{BotOptions, Command};
 use input::CheckedLines;
+use othello::book::Book;
 use othello::protocol::{self, Lines};
-use othello::search::{self, Limits};
+use othello::rng::Rng;
+use othello::search::{self, Limits, Score, SearchResult};
 use othello::time::{Deadline, LagGuard, DEFAULT_TURN_BUDGET_MS, FIRST_TURN_BUDGET_MS};
 use othello::Bitboard;
 use std::io::{self, BufRead, Write};
@@ -93,6 +95,21 @@ fn run_bot(options: &BotOptions) -> ExitCode {
         Ok(init) => init,
         Err(e) => return malformed(&lines, &e),
     };
+    // Decoded once, before the first turn's answer (docs/book.md: its
+    // time); a book that does not decode is played without, never a panic.
+    let book = if options.uses_book() {
+        Book::builtin().unwrap_or_else(|e| {
+            eprintln!("othello: {e}; playing without the book");
+            Book::default()
+        })
+    } else {
+        Book::default()
+    };
+    let mut book_rng = Rng::seed_from_u64(seed);
+    // The pattern tables are expanded on first use: here, inside the first
+    // turn's 2000 ms, and not in the first search after the book's moves,
+    // which has 150 ms.
+    let _ = othello::eval::Evaluator::new(options.eval, seed).pattern_tables();
     let mut first_turn = true;
     // A loaded machine (late answers, waits for a CPU) shortens the
     // default budgets; `--time-ms` is taken as given.
@@ -135,7 +152,19 @@ fn run_bot(options: &BotOptions) -> ExitCode {
             // The board and the list disagree entirely: trust the list.
             format!("{} MSG desync", turn.actions[0])
         } else {
-            let result = strategy.choose(&turn.board, Bitboard(candidates), &limits);
+            let in_book = book
+                .choose(&turn.board, options.book_margin as i32, &mut book_rng)
+                .filter(|m| candidates & m.best.bit() != 0);
+            let result = match in_book {
+                Some(m) => SearchResult {
+                    best: m.best,
+                    score: Score::Book(m.value),
+                    depth: 0,
+                    nodes: 0,
+                    elapsed: start.elapsed(),
+                },
+                None => strategy.choose(&turn.board, Bitboard(candidates), &limits),
+            };
             format!("{} MSG {}", result.best, protocol::message(&result))
         };
         if writeln!(out, "{answer}").and_then(|_| out.flush()).is_err() {

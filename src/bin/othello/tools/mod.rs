@@ -4,6 +4,7 @@
 //! arguments that name no tool; it declares a stub in this module's place
 //! for the submission. The number parsing is `cli.rs`'s.
 
+mod book;
 mod playouts;
 mod speed;
 mod suite;
@@ -36,6 +37,8 @@ pub enum Tool {
     Solve(SolveOptions),
     /// `playouts ...`.
     Playouts(PlayoutsOptions),
+    /// `book [TRANSCRIPT]`.
+    Book(Option<String>),
 }
 
 /// What `othello solve` solves and how.
@@ -71,8 +74,19 @@ pub fn parse(args: &[String]) -> Option<Result<Tool, String>> {
         "bench" => Some(speed::parse_bench(it).map(Tool::Bench)),
         "solve" => Some(parse_solve(it).map(Tool::Solve)),
         "playouts" => Some(parse_playouts(it).map(Tool::Playouts)),
+        "book" => Some(parse_book(it).map(Tool::Book)),
         _ => None,
     }
+}
+
+fn parse_book<'a>(mut it: impl Iterator<Item = &'a String>) -> Result<Option<String>, String> {
+    let transcript = it.next().cloned();
+    if let Some(extra) = it.next() {
+        return Err(format!(
+            "book: unexpected argument {extra:?} (one transcript at most)"
+        ));
+    }
+    Ok(transcript)
 }
 
 fn parse_solve<'a>(mut it: impl Iterator<Item = &'a String>) -> Result<SolveOptions, String> {
@@ -131,6 +145,21 @@ pub fn run(tool: Tool) -> ExitCode {
         }
         Tool::Solve(options) => run_solve(&options),
         Tool::Playouts(options) => run_playouts(&options),
+        Tool::Book(transcript) => {
+            let report = othello::book::Book::builtin()
+                .map_err(|e| e.to_string())
+                .and_then(|b| book::report(&b, transcript.as_deref()));
+            match report {
+                Ok(text) => {
+                    print(Output::Line(text), "");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("othello: {e}");
+                    ExitCode::from(EXIT_USAGE)
+                }
+            }
+        }
     }
 }
 
