@@ -2,6 +2,8 @@
 //! I/O so that tests can check the errors.
 
 use crate::arena::MatchConfig;
+use crate::book::BookConfig;
+use crate::command::openings::OpeningsConfig;
 use crate::corpus::CorpusConfig;
 use crate::gen::GenConfig;
 use crate::net::NetConfig;
@@ -45,6 +47,22 @@ usage:
               FILE keeps the values, appended every 100 positions (a second run
               resumes it, or fits it alone when it holds N positions);
               writes src/search/mpc_table.rs
+  train book  [--minutes M] [--target N] [--depth D] [--exact E] [--threads N] [--batch N]
+              [--margin X] [--loss-plies X] [--max-ply P] [--free-plies F] [--max-chars N]
+              [--dir DIR] [--out FILE]
+              grow the opening book for M minutes (default 40) into a new chunk of search
+              records, DIR/chunk-NNN.bin (default train/book), resumed from the chunks
+              before it; then write the packed book (default out: src/book/data.rs, at
+              most 12000 characters); selective depth 16, batches of 16 new positions,
+              lines whose deviating side loses at most 6 discs in all, priority = ply +
+              4 plies a disc of loss, to ply 40, both sides deviating before ply 4
+              (docs/book.md)
+  train book-write [walk options]   rebuild src/book/data.rs from the chunks alone,
+              byte for byte (the same as book --minutes 0)
+  train openings --out FILE [--plies A-B] [--count N] [--within X] [--depth D] [--seed S]
+              [--threads N]   N random openings of A-B moves (one per position up to
+              symmetry) scored within X discs of even (default 2000, 2) by a selective
+              depth-D search (default 14); --count 0: every opening of A-B moves, unscored
   train decode-time           time to decode the compiled weights
   train bench [--depth N] [--evals A,B]   othello's bench with evaluations A and B
 ";
@@ -70,6 +88,8 @@ pub struct Options {
     pub positions: usize,
     pub max_depth: u32,
     pub values: Option<PathBuf>,
+    pub book: BookConfig,
+    pub openings: OpeningsConfig,
 }
 
 /// Parses the arguments after the program name: the command's name and
@@ -101,6 +121,8 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         positions: 1500,
         max_depth: 10,
         values: None,
+        book: BookConfig::default(),
+        openings: OpeningsConfig::default(),
     };
     let mut it = args[1..].iter();
     while let Some(flag) = it.next() {
@@ -108,6 +130,12 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         let num = |v: &str| -> Result<u64, String> {
             v.parse()
                 .map_err(|_| format!("{flag}: expected a non-negative number, found {v:?}"))
+        };
+        let float = |v: &str| -> Result<f64, String> {
+            v.parse()
+                .ok()
+                .filter(|x: &f64| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| format!("{flag}: expected a number >= 0, found {v:?}"))
         };
         let eval =
             |v: &str| EvalKind::parse(v).ok_or_else(|| format!("{flag}: unknown evaluation {v:?}"));
@@ -120,6 +148,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                 o.gen.threads = num(value)?.max(1) as usize;
                 o.corpus.threads = o.gen.threads;
                 o.arena.threads = o.gen.threads;
+                o.book.threads = o.gen.threads;
                 o.fit.threads = o.gen.threads;
             }
             "--seed" => {
@@ -132,10 +161,13 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                 o.gen.depth = num(value)?.clamp(1, 60) as u32;
                 o.corpus.depth = o.gen.depth;
                 o.arena.depth = Some(o.gen.depth);
+                o.book.depth = o.gen.depth;
+                o.openings.depth = o.gen.depth;
             }
             "--exact" => {
                 o.gen.exact_empties = num(value)?.min(60) as u32;
                 o.corpus.exact_empties = o.gen.exact_empties;
+                o.book.exact = o.gen.exact_empties;
             }
             "--epsilon" => {
                 o.gen.epsilon = value
@@ -220,6 +252,17 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                 o.corpus.shard = Some(shard);
             }
             "--out" => o.out = Some(PathBuf::from(value)),
+            "--minutes" => o.book.minutes = float(value)?,
+            "--target" => o.book.target = num(value)? as usize,
+            "--batch" => o.book.batch = num(value)?.max(1) as usize,
+            "--margin" => o.book.margin = float(value)?,
+            "--loss-plies" => o.book.loss_plies = float(value)?,
+            "--max-ply" => o.book.max_ply = num(value)?.min(60) as u32,
+            "--free-plies" => o.book.free_plies = num(value)?.min(60) as u32,
+            "--max-chars" => o.book.max_chars = num(value)? as usize,
+            "--dir" => o.book.dir = PathBuf::from(value),
+            "--count" => o.openings.count = num(value)? as usize,
+            "--within" => o.openings.within = float(value)?,
             "--positions" => o.positions = num(value)?.max(1) as usize,
             "--max-depth" => o.max_depth = num(value)?.clamp(1, 30) as u32,
             "--values" => o.values = Some(PathBuf::from(value)),

@@ -10,6 +10,7 @@
 //! parts.
 
 mod arena;
+mod book;
 mod cli;
 mod command;
 mod corpus;

@@ -2,6 +2,7 @@
 
 pub mod all;
 pub mod bench;
+pub mod book;
 pub mod corpus;
 pub mod decode_time;
 pub mod features;
@@ -9,6 +10,7 @@ pub mod fit;
 pub mod gen;
 pub mod r#match;
 pub mod mpc;
+pub mod openings;
 
 use crate::cli::Options;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -27,6 +29,9 @@ pub fn run(name: &str, o: &Options) -> Result<(), String> {
         "match" => r#match::run(o),
         "bench" => bench::run(o),
         "mpc" => mpc::run(o),
+        "book" => book::run(o),
+        "book-write" => book::write_only(o),
+        "openings" => openings::run(o),
         "decode-time" => decode_time::run(),
         other => Err(format!("unknown command {other:?}")),
     }

@@ -1,0 +1,234 @@
+//! `train book`: grows the opening book for `--minutes` (one chunk file of
+//! search records, resumed from the chunks before it), then writes the
+//! packed book into `src/book/data.rs`. With `--minutes 0` (`train
+//! book-write`) it only rebuilds `src/book/data.rs` from the committed
+//! chunks, byte for byte.
+
+use crate::book::{chunk_files, export, principal_line, search, walk, BookConfig, Record, State};
+use crate::cli::Options;
+use othello::book::canonical;
+use othello::Board;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Where the packed book goes.
+const OUT: &str = "src/book/data.rs";
+
+/// Grows, then writes.
+///
+/// # Errors
+/// Unreadable chunks, a chunk that cannot be written, a book that does
+/// not pack.
+pub fn run(o: &Options) -> Result<(), String> {
+    let config = &o.book;
+    let files = chunk_files(&config.dir)?;
+    let mut state = State::load(&files)?;
+    eprintln!(
+        "book: {} positions from {} records in {} chunk(s) of {}",
+        state.len(),
+        state.log_len,
+        files.len(),
+        config.dir.display()
+    );
+    if config.minutes > 0.0 {
+        grow(&mut state, config, &files)?;
+    }
+    write(&state, config, o.out.as_deref().unwrap_or(Path::new(OUT)))
+}
+
+/// `train book-write`: the packed book from the chunks alone.
+///
+/// # Errors
+/// As [`run`].
+pub fn write_only(o: &Options) -> Result<(), String> {
+    let mut o = o.clone();
+    o.book.minutes = 0.0;
+    run(&o)
+}
+
+/// Searches in rounds until the time, the target or the candidates run
+/// out, appending every record to a new chunk file.
+fn grow(state: &mut State, config: &BookConfig, files: &[PathBuf]) -> Result<(), String> {
+    let start = Instant::now();
+    std::fs::create_dir_all(&config.dir).map_err(|e| format!("{}: {e}", config.dir.display()))?;
+    let next = files.len() + 1;
+    let path = config.dir.join(format!("chunk-{next:03}.bin"));
+    let mut file = std::fs::OpenOptions::new()
+        .create_new(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let (root, _) = canonical(&Board::start());
+    let mut jobs: Vec<Board> = Vec::new();
+    if !state.records.contains_key(&(root.player, root.opponent)) {
+        jobs.push(root);
+    }
+    let mut searches = 0usize;
+    loop {
+        if jobs.is_empty() {
+            jobs = state.stale();
+        }
+        if jobs.is_empty() {
+            let minutes = start.elapsed().as_secs_f64() / 60.0;
+            if minutes >= config.minutes || state.len() >= config.target {
+                break;
+            }
+            let values = state.values();
+            let w = walk(state, &values, config);
+            jobs = w
+                .candidates
+                .iter()
+                .take(config.batch)
+                .map(|c| c.successor)
+                .collect();
+            if jobs.is_empty() {
+                eprintln!("book: no candidate left within the margin and the ply limit");
+                break;
+            }
+            let worst = w.candidates[jobs.len() - 1].priority;
+            eprintln!(
+                "book: {} positions, {} candidates, adding {} up to priority {worst:.2}, {:.1} min",
+                state.len(),
+                w.candidates.len(),
+                jobs.len(),
+                minutes
+            );
+        }
+        let records = search_all(state, &jobs, config);
+        let mut bytes = Vec::with_capacity(records.len() * crate::book::RECORD_BYTES);
+        for r in &records {
+            bytes.extend_from_slice(&r.to_bytes());
+        }
+        file.write_all(&bytes)
+            .and_then(|_| file.flush())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        searches += records.len();
+        for r in records {
+            state.add(r);
+        }
+        jobs.clear();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "book: {searches} searches at depth {} in {secs:.0} s ({:.2} s each on {} threads); \
+         {} positions; records in {}",
+        config.depth,
+        secs / searches.max(1) as f64,
+        config.threads,
+        state.len(),
+        path.display()
+    );
+    Ok(())
+}
+
+/// Searches every job, in parallel; the records in job order.
+fn search_all(state: &State, jobs: &[Board], config: &BookConfig) -> Vec<Record> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Record>>> = Mutex::new(vec![None; jobs.len()]);
+    let bar = super::bar(jobs.len() as u64, "search");
+    std::thread::scope(|s| {
+        for _ in 0..config.threads.max(1) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(board) = jobs.get(i) else { break };
+                let r = search(board, state.outside(board), config);
+                results.lock().expect("no panic holds the lock")[i] = Some(r);
+                bar.inc(1);
+            });
+        }
+    });
+    bar.finish_and_clear();
+    results
+        .into_inner()
+        .expect("no panic holds the lock")
+        .into_iter()
+        .map(|r| r.expect("every job searched"))
+        .collect()
+}
+
+/// Packs the book and writes the Rust source that carries it.
+fn write(state: &State, config: &BookConfig, out: &Path) -> Result<(), String> {
+    let (text, summary) = source(state, config)?;
+    std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
+    eprintln!("book: wrote {}: {summary}", out.display());
+    Ok(())
+}
+
+/// The Rust source of the packed book (`src/book/data.rs`) and a one-line
+/// summary.
+///
+/// # Errors
+/// No records, or a book that does not pack and decode to itself.
+pub fn source(state: &State, config: &BookConfig) -> Result<(String, String), String> {
+    if state.len() == 0 {
+        return Err(format!(
+            "no records in {}: grow the book first (train book --minutes M)",
+            config.dir.display()
+        ));
+    }
+    let (book, data) = export(state, config)?;
+    let decoded = othello::book::code::decode(&data).map_err(|e| e.to_string())?;
+    if decoded != book {
+        return Err("the packed book does not decode to itself".into());
+    }
+    let line = principal_line(&book);
+    let line_text: String = line.iter().map(|m| m.to_string()).collect();
+    let chars = data.chars().count();
+    let depths: std::collections::BTreeSet<u8> = state.records.values().map(|r| r.depth).collect();
+    let root_value = book.lookup(&Board::start()).map_or(0, |m| m.value);
+    let text = format!(
+        "//! The opening book written by `train book` (docs/book.md): do not edit.\n\
+         //! Rebuild it from the committed search records with `cargo run --release -p train -- book-write`.\n\
+         //!\n\
+         //! {} positions of the {} searched (search depths {:?}), walk margin {} discs,\n\
+         //! {} plies per disc of loss, both sides free before ply {}; start position {:+} discs;\n\
+         //! principal line ({} plies): {line_text}\n\n\
+         /// Positions in the book.\n\
+         pub const POSITIONS: usize = {};\n\
+         /// The packed book ({chars} characters; see `book::code`).\n\
+         pub const DATA: &str = \"{data}\";\n",
+        book.len(),
+        state.len(),
+        depths,
+        config.margin,
+        config.loss_plies,
+        config.free_plies,
+        root_value,
+        line.len(),
+        book.len(),
+    );
+    let bits = chars as f64 * f64::from(othello::eval::pack::BITS_PER_CHAR);
+    let summary = format!(
+        "{} positions in {chars} characters ({:.1} bits a position), principal line {} plies: \
+         {line_text}; start {:+} discs",
+        book.len(),
+        bits / book.len() as f64,
+        line.len(),
+        root_value,
+    );
+    Ok((text, summary))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_book_rebuilds_from_the_committed_chunks() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let config = BookConfig {
+            dir: root.join("train/book"),
+            ..BookConfig::default()
+        };
+        let state = State::load(&chunk_files(&config.dir).unwrap()).unwrap();
+        let (text, _) = source(&state, &config).unwrap();
+        let committed = std::fs::read_to_string(root.join(OUT)).unwrap();
+        assert!(
+            text == committed,
+            "src/book/data.rs is not what the chunks make: run `cargo run --release -p train -- book-write`"
+        );
+    }
+}
