@@ -3,8 +3,8 @@
 //! corrupt data is refused (never a panic), and book values agree with a
 //! fresh search within that search's own noise.
 
-use othello::book::code::{decode, encode};
-use othello::book::{advance, canonical, data, Book};
+use othello::book::code::{encode, unpack};
+use othello::book::{canonical, data, follow, Book};
 use othello::eval::{EvalKind, Evaluator, SCALE};
 use othello::rng::Rng;
 use othello::search::alphabeta::AlphaBeta;
@@ -12,7 +12,7 @@ use othello::search::{Limits, Score, Strategy};
 use othello::Board;
 
 fn book() -> Book {
-    Book::builtin().expect("the compiled book decodes")
+    Book::compiled().expect("the compiled book decodes")
 }
 
 #[test]
@@ -24,7 +24,7 @@ fn the_compiled_book_decodes_to_its_stated_size_and_starts_at_the_start() {
 
 #[test]
 fn every_book_move_is_legal() {
-    for (&(p, o), e) in book().entries() {
+    for (&(p, o), e) in book().positions() {
         let b = Board::new(p, o);
         assert!(!b.moves().is_empty(), "a book position with no move\n{b}");
         assert!(
@@ -39,18 +39,18 @@ fn every_book_move_is_legal() {
 #[test]
 fn lookups_agree_under_the_eight_symmetries() {
     let book = book();
-    for (&(p, o), e) in book.entries().iter().take(3000) {
+    for (&(p, o), e) in book.positions().iter().take(3000) {
         let b = Board::new(p, o);
         let reference = book.lookup(&b).expect("in the book");
-        assert_eq!(reference.value, i32::from(e.value));
-        let after = canonical(&advance(&b, reference.best).0).0;
+        assert_eq!(reference.score, i32::from(e.score));
+        let after = canonical(&follow(&b, reference.best).0).0;
         for s in 0..8 {
             let image = b.symmetry(s);
             let m = book.lookup(&image).expect("an image is in the book");
-            assert_eq!(m.value, reference.value);
+            assert_eq!(m.score, reference.score);
             // The same move up to the symmetry: the same successor.
             assert_eq!(
-                canonical(&advance(&image, m.best).0).0,
+                canonical(&follow(&image, m.best).0).0,
                 after,
                 "symmetry {s}"
             );
@@ -70,15 +70,15 @@ fn corrupt_data_is_refused_or_decodes_without_a_panic() {
     // Cut short, or with a character too many: refused.
     for cut in [1, 2, chars.len() / 2, chars.len() - 1] {
         assert!(
-            decode(&text(&chars[..chars.len() - cut])).is_err(),
+            unpack(&text(&chars[..chars.len() - cut])).is_err(),
             "cut {cut}"
         );
     }
     let mut longer = chars.clone();
     longer.push('\u{3001}');
-    assert!(decode(&text(&longer)).is_err(), "a character too many");
-    assert!(decode("").is_err());
-    assert!(decode("not a book").is_err());
+    assert!(unpack(&text(&longer)).is_err(), "a character too many");
+    assert!(unpack("").is_err());
+    assert!(unpack("not a book").is_err());
     // A changed character: refused, or (rarely) another valid book.
     let mut rng = Rng::seed_from_u64(9);
     let mut refused = 0;
@@ -86,7 +86,7 @@ fn corrupt_data_is_refused_or_decodes_without_a_panic() {
         let mut c = chars.clone();
         let i = rng.below(c.len() as u64) as usize;
         c[i] = char::from_u32(0x3000 + rng.below(1 << 15) as u32).unwrap();
-        if decode(&text(&c)).is_err() {
+        if unpack(&text(&c)).is_err() {
             refused += 1;
         }
     }
@@ -110,7 +110,7 @@ fn book_values_agree_with_a_fresh_search_within_its_own_noise() {
     // through the book) should be no farther from depth 10 than that, plus
     // a disc.
     let book = book();
-    let mut keys: Vec<_> = book.entries().keys().copied().collect();
+    let mut keys: Vec<_> = book.positions().keys().copied().collect();
     keys.sort();
     let sample: Vec<Board> = keys
         .iter()
@@ -121,7 +121,7 @@ fn book_values_agree_with_a_fresh_search_within_its_own_noise() {
     for b in &sample {
         let v10 = search_value(b, 10);
         let v11 = search_value(b, 11);
-        book_gap += (f64::from(book.lookup(b).unwrap().value) - v10).abs();
+        book_gap += (f64::from(book.lookup(b).unwrap().score) - v10).abs();
         noise += (v11 - v10).abs();
     }
     let n = sample.len() as f64;
@@ -137,7 +137,7 @@ fn book_values_agree_with_a_fresh_search_within_its_own_noise() {
 fn random_consistent_books_round_trip() {
     // Books made here: random lines from the start, values a negamax of
     // random leaf values, so the encoder's checks hold.
-    use othello::book::{value_for_mover, Entry};
+    use othello::book::{value_for_mover, BookEntry};
     use std::collections::HashMap;
     let mut rng = Rng::seed_from_u64(3);
     for round in 0..20 {
@@ -149,7 +149,7 @@ fn random_consistent_books_round_trip() {
                 positions.insert((c.player, c.opponent));
                 let moves: Vec<_> = b.moves().squares().collect();
                 let m = moves[rng.below(moves.len() as u64) as usize];
-                b = advance(&b, m).0;
+                b = follow(&b, m).0;
                 if b.moves().is_empty() {
                     break;
                 }
@@ -158,15 +158,15 @@ fn random_consistent_books_round_trip() {
         // Values bottom-up by disc count (successors have more discs).
         let mut order: Vec<(u64, u64)> = positions.iter().copied().collect();
         order.sort_by_key(|&(p, o)| std::cmp::Reverse((p | o).count_ones()));
-        let mut entries: HashMap<(u64, u64), Entry> = HashMap::new();
+        let mut table: HashMap<(u64, u64), BookEntry> = HashMap::new();
         for k in order {
             let b = Board::new(k.0, k.1);
             let mut best: Option<(i32, u8)> = None;
             for m in b.moves().squares() {
-                let (next, passed) = advance(&b, m);
+                let (next, passed) = follow(&b, m);
                 let (c, _) = canonical(&next);
                 let v = match entries.get(&(c.player, c.opponent)) {
-                    Some(e) => value_for_mover(i32::from(e.value), passed),
+                    Some(e) => value_for_mover(i32::from(e.score), passed),
                     None => rng.below(21) as i32 - 10,
                 };
                 if best.is_none_or(|(bv, _)| v > bv) {
@@ -176,14 +176,14 @@ fn random_consistent_books_round_trip() {
             let (value, best) = best.unwrap();
             entries.insert(
                 k,
-                Entry {
+                BookEntry {
                     best,
-                    value: value as i8,
+                    score: value as i8,
                 },
             );
         }
         let book = Book::from_entries(entries);
         let data = encode(&book).unwrap_or_else(|e| panic!("round {round}: {e}"));
-        assert_eq!(decode(&data).unwrap(), book, "round {round}");
+        assert_eq!(unpack(&data).unwrap(), book, "round {round}");
     }
 }

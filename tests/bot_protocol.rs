@@ -69,7 +69,7 @@ fn plays_a_listed_move_and_exits_quietly_at_eof() {
 #[test]
 fn the_opening_book_answers_the_start_position() {
     let input = format!("0\n8\n{START_ROWS}4\nd3\nc4\nf5\ne6\n");
-    let book = othello::book::Book::builtin().expect("the compiled book decodes");
+    let book = othello::book::Book::compiled().expect("the compiled book decodes");
     let expected = book
         .lookup(&othello::Board::start())
         .expect("the start is in the book");
@@ -78,7 +78,7 @@ fn the_opening_book_answers_the_start_position() {
     let line = stdout(&o);
     assert_eq!(
         line.trim_end(),
-        format!("{} MSG book {:+}", expected.best, expected.value)
+        format!("{} MSG book {:+}", expected.best, expected.score)
     );
     for args in [&["--no-book"][..], &["--depth", "4"]] {
         let o = run(args, &input);

@@ -18,9 +18,9 @@
 //!
 //! Values come top-down: the start position's is stored, every other
 //! position's follows from its parent's and the loss. Nothing is stored
-//! twice and a position needs no key: about 9 bits a position.
+//! twice and a position needs no key: about 7 bits a position.
 
-use super::{advance, canonical, value_for_mover, Book, Entry};
+use super::{canonical, follow, value_for_mover, Book, BookEntry};
 use crate::board::Board;
 use crate::eval::pack::BitReader;
 use crate::square::Square;
@@ -31,8 +31,8 @@ use std::fmt;
 pub const COUNT_ORDER: u32 = 12;
 /// Exp-Golomb order of the start position's value.
 pub const VALUE_ORDER: u32 = 2;
-/// Exp-Golomb order of a move's rank (a rank is mostly 0-2).
-pub const RANK_ORDER: u32 = 1;
+/// Exp-Golomb order of a move's rank (45% of book moves rank 0, 22% 1).
+pub const RANK_ORDER: u32 = 0;
 /// Exp-Golomb order of a successor's loss in discs (mostly 0-3).
 pub const LOSS_ORDER: u32 = 1;
 /// Most positions a book may hold (a larger count is corrupt data).
@@ -52,20 +52,22 @@ impl fmt::Display for BookError {
 
 impl std::error::Error for BookError {}
 
-fn error<T>(what: String) -> Result<T, BookError> {
+fn corrupt<T>(what: String) -> Result<T, BookError> {
     Err(BookError(what))
 }
 
-/// The moves of `board` in the order ranks count them: fewest replies for
-/// the opponent first, then by square (the moves good books play are
-/// mostly the quiet ones, so their ranks are small).
+/// The moves of `board` in the order ranks count them: best first by the
+/// pattern evaluation of the position after each (lowest for the
+/// opponent), then by square. The moves good books play are mostly near
+/// the top, so their ranks are small; the order depends on the evaluation's
+/// weights, so new weights need `train book-write` (a test says so).
 pub fn ranked(board: &Board) -> Vec<Square> {
-    let mut moves: Vec<(u32, Square)> = board
+    let mut moves: Vec<(i32, Square)> = board
         .moves()
         .squares()
-        .map(|m| (board.play(m).moves().count(), m))
+        .map(|m| (crate::eval::pattern::evaluate(&board.play(m)), m))
         .collect();
-    moves.sort_by_key(|&(replies, m)| (replies, m.index()));
+    moves.sort_by_key(|&(v, m)| (v, m.index()));
     moves.into_iter().map(|(_, m)| m).collect()
 }
 
@@ -75,23 +77,23 @@ pub fn ranked(board: &Board) -> Vec<Square> {
 /// A rank beyond the moves, a position recorded twice or with no move,
 /// a value out of range, a count that disagrees, or characters left over
 /// or missing: the data is corrupt.
-pub fn decode(data: &str) -> Result<Book, BookError> {
+pub fn unpack(data: &str) -> Result<Book, BookError> {
     let mut r = BitReader::new(data);
     let count = r.exp_golomb(COUNT_ORDER) as usize;
     if count == 0 || count > MAX_POSITIONS {
-        return error(format!("a count of {count} positions"));
+        return corrupt(format!("a count of {count} positions"));
     }
     let value = r.signed(VALUE_ORDER);
     let mut entries = HashMap::with_capacity(count.min(MAX_POSITIONS));
     record(&mut r, &mut entries, Board::start(), value, count)?;
     if entries.len() != count {
-        return error(format!(
+        return corrupt(format!(
             "{} positions decoded, the header says {count}",
             entries.len()
         ));
     }
     if !r.at_end() {
-        return error("the data does not end where the positions do".into());
+        return corrupt("the data does not end where the positions do".into());
     }
     Ok(Book::from_entries(entries))
 }
@@ -99,14 +101,14 @@ pub fn decode(data: &str) -> Result<Book, BookError> {
 /// Decodes the record of `board` (value `v`) and its successors'.
 fn record(
     r: &mut BitReader,
-    entries: &mut HashMap<(u64, u64), Entry>,
+    entries: &mut HashMap<(u64, u64), BookEntry>,
     board: Board,
     v: i32,
     count: usize,
 ) -> Result<(), BookError> {
     let moves = ranked(&board);
     if r.overrun() || moves.is_empty() || v.abs() > MAX_VALUE || entries.len() >= count {
-        return error(format!("a bad record at position {}", entries.len() + 1));
+        return corrupt(format!("a bad record at position {}", entries.len() + 1));
     }
     let rank = |r: &mut BitReader| {
         let i = r.exp_golomb(RANK_ORDER) as usize;
@@ -119,7 +121,7 @@ fn record(
     while r.bits(1) == 1 {
         k += 1;
         if k > moves.len() {
-            return error(format!("{k} successors of {} moves", moves.len()));
+            return corrupt(format!("{k} successors of {} moves", moves.len()));
         }
     }
     let first_is_best = k > 0 && r.bits(1) == 1;
@@ -140,21 +142,21 @@ fn record(
     let best = best.unwrap_or_else(|| next[0].0);
     let (c, s) = canonical(&board);
     let best = crate::board::transform(best.bit(), s).trailing_zeros() as u8;
-    let entry = Entry {
+    let entry = BookEntry {
         best,
-        value: v as i8,
+        score: v as i8,
     };
     if entries.insert((c.player, c.opponent), entry).is_some() {
-        return error(format!("position {} recorded twice", entries.len()));
+        return corrupt(format!("position {} recorded twice", entries.len()));
     }
     for (m, value) in next {
-        let (child, passed) = advance(&board, m);
+        let (child, passed) = follow(&board, m);
         record(r, entries, child, value_for_mover(value, passed), count)?;
     }
     Ok(())
 }
 
-/// Packs `book` ([`decode`]'s format).
+/// Packs `book` ([`unpack`]'s format).
 ///
 /// # Errors
 /// A position the start position does not reach through book positions,
@@ -176,23 +178,23 @@ pub fn encode(book: &Book) -> Result<String, BookError> {
             let moves = ranked(&board);
             let found = self.book.lookup(&board);
             let Some(book_move) = found.filter(|m| board.is_legal(m.best)) else {
-                return error(format!("no legal book move in\n{board}"));
+                return corrupt(format!("no legal book move in\n{board}"));
             };
-            let v = book_move.value;
+            let v = book_move.score;
             let rank_of = |m: Square| moves.iter().position(|&x| x == m).unwrap_or(0) as u32;
             // Successors in the book and not recorded before: the book
             // move's first.
             let mut next: Vec<(Square, i32)> = Vec::new();
             for &m in &moves {
-                let (child, passed) = advance(&board, m);
-                let Some(e) = self.book.entry(&child) else {
+                let (child, passed) = follow(&board, m);
+                let Some(e) = self.book.find(&child) else {
                     continue;
                 };
                 let (c, _) = canonical(&child);
                 if self.recorded.insert((c.player, c.opponent)) {
-                    let value = value_for_mover(i32::from(e.value), passed);
+                    let value = value_for_mover(i32::from(e.score), passed);
                     if value > v || (m == book_move.best && value != v) {
-                        return error(format!(
+                        return corrupt(format!(
                             "{m} is worth {value:+} for the mover, the book move {} {v:+}, in\n{board}",
                             book_move.best
                         ));
@@ -220,15 +222,15 @@ pub fn encode(book: &Book) -> Result<String, BookError> {
                 }
             }
             for (m, _) in next {
-                self.record(advance(&board, m).0)?;
+                self.record(follow(&board, m).0)?;
             }
             Ok(())
         }
     }
 
     let start = Board::start();
-    let Some(e) = book.entry(&start) else {
-        return error("the start position is not in the book".into());
+    let Some(e) = book.find(&start) else {
+        return corrupt("the start position is not in the book".into());
     };
     let mut enc = Encoder {
         book,
@@ -236,12 +238,12 @@ pub fn encode(book: &Book) -> Result<String, BookError> {
         recorded: HashSet::new(),
     };
     enc.w.exp_golomb(book.len() as u32, COUNT_ORDER);
-    enc.w.signed(i32::from(e.value), VALUE_ORDER);
+    enc.w.signed(i32::from(e.score), VALUE_ORDER);
     let (c, _) = canonical(&start);
     enc.recorded.insert((c.player, c.opponent));
     enc.record(start)?;
     if enc.recorded.len() != book.len() {
-        return error(format!(
+        return corrupt(format!(
             "{} of {} positions are not reached from the start position",
             book.len() - enc.recorded.len(),
             book.len()

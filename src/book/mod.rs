@@ -20,11 +20,11 @@ pub use code::BookError;
 
 /// What the book knows of one position, in its canonical image's frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry {
+pub struct BookEntry {
     /// The book move, a square index of the canonical image.
     pub best: u8,
     /// Its value in discs for the side to move (rounded).
-    pub value: i8,
+    pub score: i8,
 }
 
 /// A book move found for a position.
@@ -33,13 +33,13 @@ pub struct BookMove {
     /// The move, in the position's own frame.
     pub best: Square,
     /// Its value in discs for the side to move.
-    pub value: i32,
+    pub score: i32,
 }
 
 /// The opening book: canonical positions and their entries.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Book {
-    entries: HashMap<(u64, u64), Entry>,
+    table: HashMap<(u64, u64), BookEntry>,
 }
 
 /// The canonical image of `board` (the least `(player, opponent)` pair of
@@ -60,7 +60,7 @@ pub fn canonical(board: &Board) -> (Board, u8) {
 /// The position after `sq` as the book walks it: when the side to move
 /// then has no move but the other has, it passes, and `true` says so (the
 /// same side moves again).
-pub fn advance(board: &Board, sq: Square) -> (Board, bool) {
+pub fn follow(board: &Board, sq: Square) -> (Board, bool) {
     let next = board.play(sq);
     if next.must_pass() {
         (next.pass(), true)
@@ -70,7 +70,7 @@ pub fn advance(board: &Board, sq: Square) -> (Board, bool) {
 }
 
 /// The value of a move for the side that played it, from its successor's
-/// value (for the successor's side to move) after [`advance`].
+/// value (for the successor's side to move) after [`follow`].
 pub fn value_for_mover(successor: i32, passed: bool) -> i32 {
     if passed {
         successor
@@ -81,44 +81,44 @@ pub fn value_for_mover(successor: i32, passed: bool) -> i32 {
 
 impl Book {
     /// A book of `entries`, keyed by canonical positions.
-    pub fn from_entries(entries: HashMap<(u64, u64), Entry>) -> Book {
-        Book { entries }
+    pub fn from_entries(entries: HashMap<(u64, u64), BookEntry>) -> Book {
+        Book { table: entries }
     }
 
     /// The book compiled into the program ([`data::DATA`]).
     ///
     /// # Errors
     /// The data does not decode (a test checks that it does).
-    pub fn builtin() -> Result<Book, BookError> {
-        code::decode(data::DATA)
+    pub fn compiled() -> Result<Book, BookError> {
+        code::unpack(data::DATA)
     }
 
     /// Positions in the book (each has a move).
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.table.len()
     }
 
     /// Whether the book is empty.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.table.is_empty()
     }
 
     /// The entries, keyed by canonical `(player, opponent)`.
-    pub fn entries(&self) -> &HashMap<(u64, u64), Entry> {
-        &self.entries
+    pub fn positions(&self) -> &HashMap<(u64, u64), BookEntry> {
+        &self.table
     }
 
     /// The entry of `board`'s canonical image.
-    pub fn entry(&self, board: &Board) -> Option<Entry> {
+    pub fn find(&self, board: &Board) -> Option<BookEntry> {
         let (c, _) = canonical(board);
-        self.entries.get(&(c.player, c.opponent)).copied()
+        self.table.get(&(c.player, c.opponent)).copied()
     }
 
     /// The book move of `board` and its value, if the book has the
     /// position.
     pub fn lookup(&self, board: &Board) -> Option<BookMove> {
         let (c, s) = canonical(board);
-        let e = self.entries.get(&(c.player, c.opponent))?;
+        let e = self.table.get(&(c.player, c.opponent))?;
         // The move whose image under the symmetry is the book's.
         let best = board
             .moves()
@@ -126,7 +126,7 @@ impl Book {
             .find(|m| crate::board::transform(m.bit(), s) == 1u64 << e.best)?;
         Some(BookMove {
             best,
-            value: i32::from(e.value),
+            score: i32::from(e.score),
         })
     }
 
@@ -138,15 +138,15 @@ impl Book {
             .moves()
             .squares()
             .filter_map(|m| {
-                let (next, passed) = advance(board, m);
-                let e = self.entry(&next)?;
+                let (next, passed) = follow(board, m);
+                let e = self.find(&next)?;
                 Some(BookMove {
                     best: m,
-                    value: value_for_mover(i32::from(e.value), passed),
+                    score: value_for_mover(i32::from(e.score), passed),
                 })
             })
             .collect();
-        out.sort_by_key(|m| (-m.value, Some(m.best) != book_move, m.best.index()));
+        out.sort_by_key(|m| (-m.score, Some(m.best) != book_move, m.best.index()));
         out
     }
 
@@ -158,7 +158,7 @@ impl Book {
         let mut near: Vec<BookMove> = self
             .moves(board)
             .into_iter()
-            .filter(|m| m.best != best.best && m.value >= best.value - margin)
+            .filter(|m| m.best != best.best && m.score >= best.score - margin)
             .collect();
         if margin <= 0 || near.is_empty() {
             return Some(best);

@@ -25,7 +25,7 @@
 //! extended, and the replies a good opponent plays, near the best, are
 //! covered first.
 
-use othello::book::{advance, canonical, value_for_mover, Book, Entry};
+use othello::book::{canonical, follow, value_for_mover, Book, BookEntry};
 use othello::eval::{EvalKind, Evaluator, SCALE};
 use othello::search::alphabeta::AlphaBeta;
 use othello::search::{Limits, Score, Strategy};
@@ -225,7 +225,7 @@ impl State {
     /// The successor of `board` (canonical) by `m`, canonical, whether a
     /// pass followed, and whether it is in the book.
     fn successor(&self, board: &Board, m: Square) -> (Board, bool, bool) {
-        let (next, passed) = advance(board, m);
+        let (next, passed) = follow(board, m);
         let (c, _) = canonical(&next);
         (c, passed, self.records.contains_key(&key(&c)))
     }
@@ -459,7 +459,13 @@ pub fn export(state: &State, config: &BookConfig) -> Result<(Book, String), Stri
             .map(|k| {
                 let (v, m) = values[k];
                 let value = (f64::from(v) / f64::from(SCALE)).round() as i8;
-                (*k, Entry { best: m, value })
+                (
+                    *k,
+                    BookEntry {
+                        best: m,
+                        score: value,
+                    },
+                )
             })
             .collect();
         Book::from_entries(entries)
@@ -492,7 +498,7 @@ pub fn principal_line(book: &Book) -> Vec<Square> {
     let mut board = Board::start();
     while let Some(m) = book.lookup(&board) {
         line.push(m.best);
-        board = advance(&board, m.best).0;
+        board = follow(&board, m.best).0;
     }
     line
 }
@@ -580,7 +586,7 @@ mod tests {
         }
         let (book, data) = export(&state, &config).unwrap();
         assert!(book.len() > 10 && book.len() <= state.len());
-        assert_eq!(othello::book::code::decode(&data).unwrap(), book);
+        assert_eq!(othello::book::code::unpack(&data).unwrap(), book);
         // The walk's first positions are the principal line's.
         let line = principal_line(&book);
         assert!(!line.is_empty());
@@ -594,9 +600,9 @@ mod tests {
         let (half, half_data) = export(&state, &tight).unwrap();
         assert!(half_data.chars().count() <= tight.max_chars);
         assert!(half
-            .entries()
+            .positions()
             .keys()
-            .all(|k| book.entries().contains_key(k)));
+            .all(|k| book.positions().contains_key(k)));
     }
 
     #[test]
@@ -608,7 +614,7 @@ mod tests {
             assert!(d == config.depth || d == config.depth - 1);
             assert_eq!((b.empty_count() - d) % 2, 0);
             let m = b.moves().squares().next().unwrap();
-            b = advance(&b, m).0;
+            b = follow(&b, m).0;
         }
     }
 }

@@ -98,7 +98,7 @@ fn run_bot(options: &BotOptions) -> ExitCode {
     // Decoded once, before the first turn's answer (docs/book.md: its
     // time); a book that does not decode is played without, never a panic.
     let book = if options.uses_book() {
-        Book::builtin().unwrap_or_else(|e| {
+        Book::compiled().unwrap_or_else(|e| {
             eprintln!("othello: {e}; playing without the book");
             Book::default()
         })
@@ -158,7 +158,7 @@ fn run_bot(options: &BotOptions) -> ExitCode {
             let result = match in_book {
                 Some(m) => SearchResult {
                     best: m.best,
-                    score: Score::Book(m.value),
+                    score: Score::Book(m.score),
                     depth: 0,
                     nodes: 0,
                     elapsed: start.elapsed(),

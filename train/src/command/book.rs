@@ -170,7 +170,7 @@ pub fn source(state: &State, config: &BookConfig) -> Result<(String, String), St
         ));
     }
     let (book, data) = export(state, config)?;
-    let decoded = othello::book::code::decode(&data).map_err(|e| e.to_string())?;
+    let decoded = othello::book::code::unpack(&data).map_err(|e| e.to_string())?;
     if decoded != book {
         return Err("the packed book does not decode to itself".into());
     }
@@ -178,7 +178,7 @@ pub fn source(state: &State, config: &BookConfig) -> Result<(String, String), St
     let line_text: String = line.iter().map(|m| m.to_string()).collect();
     let chars = data.chars().count();
     let depths: std::collections::BTreeSet<u8> = state.records.values().map(|r| r.depth).collect();
-    let root_value = book.lookup(&Board::start()).map_or(0, |m| m.value);
+    let root_value = book.lookup(&Board::start()).map_or(0, |m| m.score);
     let text = format!(
         "//! The opening book written by `train book` (docs/book.md): do not edit.\n\
          //! Rebuild it from the committed search records with `cargo run --release -p train -- book-write`.\n\

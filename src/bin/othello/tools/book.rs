@@ -2,7 +2,7 @@
 //! Without a transcript, its size and principal line; with one, that
 //! position's book move, value and the other moves that stay in the book.
 
-use othello::book::{advance, Book};
+use othello::book::{follow, Book};
 use othello::game::Game;
 
 /// The report of `othello book`, or an error naming what was wrong.
@@ -14,9 +14,9 @@ pub fn report(book: &Book, transcript: Option<&str>) -> Result<String, String> {
         while let Some(m) = book.lookup(&board) {
             line += &m.best.to_string();
             plies += 1;
-            board = advance(&board, m.best).0;
+            board = follow(&board, m.best).0;
         }
-        let value = book.lookup(&othello::Board::start()).map_or(0, |m| m.value);
+        let value = book.lookup(&othello::Board::start()).map_or(0, |m| m.score);
         return Ok(format!(
             "{} positions (8 symmetries folded into one)\n\
              start position: {value:+} discs for black\n\
@@ -42,13 +42,13 @@ pub fn report(book: &Book, transcript: Option<&str>) -> Result<String, String> {
         "{}: book move {}, {:+} discs for {mover}\n",
         display(text),
         best.best,
-        best.value
+        best.score
     );
     let others: Vec<String> = book
         .moves(&board)
         .iter()
         .filter(|m| m.best != best.best)
-        .map(|m| format!("{} {:+}", m.best, m.value))
+        .map(|m| format!("{} {:+}", m.best, m.score))
         .collect();
     if !others.is_empty() {
         out += &format!("other moves into the book: {}\n", others.join(", "));
@@ -91,7 +91,7 @@ mod tests {
 
     #[test]
     fn reports_the_book_and_a_position_or_an_error() {
-        let book = Book::builtin().expect("the compiled book decodes");
+        let book = Book::compiled().expect("the compiled book decodes");
         let summary = report(&book, None).unwrap();
         assert!(
             summary.contains(&format!("{} positions", group(book.len()))),

@@ -146,9 +146,16 @@ pub fn run(tool: Tool) -> ExitCode {
         Tool::Solve(options) => run_solve(&options),
         Tool::Playouts(options) => run_playouts(&options),
         Tool::Book(transcript) => {
-            let report = othello::book::Book::builtin()
-                .map_err(|e| e.to_string())
-                .and_then(|b| book::report(&b, transcript.as_deref()));
+            let start = std::time::Instant::now();
+            let decoded = othello::book::Book::compiled();
+            let ms = start.elapsed().as_secs_f64() * 1000.0;
+            let report = decoded.map_err(|e| e.to_string()).and_then(|b| {
+                let text = book::report(&b, transcript.as_deref())?;
+                Ok(match transcript {
+                    None => format!("{text}decoded in {ms:.1} ms\n"),
+                    Some(_) => text,
+                })
+            });
             match report {
                 Ok(text) => {
                     print(Output::Line(text), "");
