@@ -95,21 +95,8 @@ fn run_bot(options: &BotOptions) -> ExitCode {
         Ok(init) => init,
         Err(e) => return malformed(&lines, &e),
     };
-    // Decoded once, before the first turn's answer (docs/book.md: its
-    // time); a book that does not decode is played without, never a panic.
-    let book = if options.uses_book() {
-        Book::compiled().unwrap_or_else(|e| {
-            eprintln!("othello: {e}; playing without the book");
-            Book::default()
-        })
-    } else {
-        Book::default()
-    };
+    let mut book = Book::default();
     let mut book_rng = Rng::seed_from_u64(seed);
-    // The pattern tables are expanded on first use: here, inside the first
-    // turn's 2000 ms, and not in the first search after the book's moves,
-    // which has 150 ms.
-    let _ = othello::eval::Evaluator::new(options.eval, seed).pattern_tables();
     let mut first_turn = true;
     // A loaded machine (late answers, waits for a CPU) shortens the
     // default budgets; `--time-ms` is taken as given.
@@ -125,6 +112,20 @@ fn run_bot(options: &BotOptions) -> ExitCode {
             Ok(turn) => turn,
             Err(e) => return malformed(&lines, &e),
         };
+        if first_turn {
+            // Inside the first turn's clock (its budget counts them): the
+            // pattern tables, expanded here and not by the first search,
+            // which after book moves has only 150 ms; then the book, whose
+            // ranks read them. A book that does not decode is played
+            // without, never a panic (docs/book.md).
+            let _ = othello::eval::Evaluator::new(options.eval, seed).pattern_tables();
+            if options.uses_book() {
+                book = Book::compiled().unwrap_or_else(|e| {
+                    eprintln!("othello: {e}; playing without the book");
+                    Book::default()
+                });
+            }
+        }
         let budget_ms = options.time_ms.unwrap_or_else(|| {
             lag.budget_ms(if first_turn {
                 FIRST_TURN_BUDGET_MS
