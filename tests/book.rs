@@ -19,6 +19,7 @@ fn book() -> Book {
 fn the_compiled_book_decodes_to_its_stated_size_and_starts_at_the_start() {
     let book = book();
     assert_eq!(book.len(), data::POSITIONS);
+    assert_eq!(book.checksum(), data::CHECKSUM, "the data decodes to other positions: new evaluation weights? run `cargo run --release -p train -- book-write`");
     assert!(book.lookup(&Board::start()).is_some());
 }
 
@@ -158,7 +159,7 @@ fn random_consistent_books_round_trip() {
         // Values bottom-up by disc count (successors have more discs).
         let mut order: Vec<(u64, u64)> = positions.iter().copied().collect();
         order.sort_by_key(|&(p, o)| std::cmp::Reverse((p | o).count_ones()));
-        let mut table: HashMap<(u64, u64), BookEntry> = HashMap::new();
+        let mut entries: HashMap<(u64, u64), BookEntry> = HashMap::new();
         for k in order {
             let b = Board::new(k.0, k.1);
             let mut best: Option<(i32, u8)> = None;

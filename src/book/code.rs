@@ -36,7 +36,7 @@ pub const RANK_ORDER: u32 = 0;
 /// Exp-Golomb order of a successor's loss in discs (mostly 0-3).
 pub const LOSS_ORDER: u32 = 1;
 /// Most positions a book may hold (a larger count is corrupt data).
-const MAX_POSITIONS: usize = 1 << 20;
+const MAX_POSITIONS: usize = 1 << 17;
 /// Largest value in discs an entry holds.
 const MAX_VALUE: i32 = 64;
 
@@ -135,8 +135,12 @@ fn record(
         let loss = if i == 0 && first_is_best {
             0
         } else {
-            r.exp_golomb(LOSS_ORDER) as i32
+            r.exp_golomb(LOSS_ORDER)
         };
+        if loss > 2 * MAX_VALUE as u32 {
+            return corrupt(format!("a loss of {loss} discs"));
+        }
+        let loss = loss as i32;
         next.push((m, v - loss));
     }
     let best = best.unwrap_or_else(|| next[0].0);

@@ -2,10 +2,14 @@
 //! Rebuild it from the committed search records with `cargo run --release -p train -- book-write`.
 //!
 //! 2380 positions of the 5083 searched (search depths {13, 14}), walk margin 6 discs,
-//! 4 plies per disc of loss, both sides free before ply 4; start position -2 discs;
-//! principal line (27 plies): d3c5e6f5f6e3c3f3c4b4b5c2d2d6c6b3a4c1g5a6b6e7d7f7e2c8f4
+//! 4 plies per disc of loss, both sides free before ply 4, to ply 40, at most 12000 characters;
+//! start position -2 discs; principal line (27 plies): d3c5e6f5f6e3c3f3c4b4b5c2d2d6c6b3a4c1g5a6b6e7d7f7e2c8f4
 
 /// Positions in the book.
 pub const POSITIONS: usize = 2380;
+/// The sum of the positions' keys and book moves (`Book::checksum`):
+/// a decoder that reads the data otherwise (new evaluation weights
+/// reorder the ranks) fails the library's test.
+pub const CHECKSUM: u64 = 14456950902077988291;
 /// The packed book (1117 characters; see `book::code`).
 pub const DATA: &str = "锳龪癇鯋䄊叭䆱㹕궤搣㪽讑濺葮呔䦎ꄎ䋂翚军ꭓ愐ꘒ诺嵖ꤗ饈猩鷻坨嬙牗餺叽舙㉾餚ꪨ䂝垕䭩櫺坩ꕑꈥ媫曘笒鑧廫舊䊰畷掤ꒋ檢㫓ꖗ巛媐ꕝ溕受悊畖鬡ꕿ喢紉㴝柩ꥅ꒗嫊ꝕ窻蕘硏葙䶝嶨蒖嚗朕䛊秪搤屆䄚禪诒䕫墨薝势囯佯呓悚爋憭觟斑䕪芮蔍崻剔䖸䁌ꝭ魩潫䄋翞辮藭婛袶餛餵䋛㑝孮蕻嫮穗㬕鮪ꛕ馔剟暄ꟕ雯寗說崢鶵藒揮ꝉ孖蛛洫ꝴ笞蔡骻䖋屚諽骫寝殻跛檫赗廊箵齓嗝䛯蓣嬔薴焪ꛣ芓杒䊻攷憪ꗑ橎騢髒蝌䛚嚟蛮袕度Ꝣ峩浽殻襔騞秵毈犭ꫨ祉媽旓ꙪꕓꙨ留墛啥孮贰勮禋粉颞虵俔ꄲ鮪靻櫫䇑棔齓薐詛敛咬歕鶿哩㴪距骻蕓溼蕔窬ꝵ瞤㽕䊲蒵괩㩥㡫跶譊辦脩㠣㧮ꓝ侓跞辺啦宬啝汊ꓦ竵蕈譪蛒放Ꝉ鲩佉魹귪䎴崨穊ꛖ鲮ꕝ鶯芬垬蔓濗勉綟媍堦蝈莫贠皫䶉寨紒㲂䷪滪跞躢瓝捪駕曖ꝕ讧㡕㒲䴥䋮赍殮筆麻柴繬걅洱㭽娴艪滫头芿嵤癋ꛣ橊ꕔ䊖ꔙ饫贱骻跔誫赥刵蝍駱䗔騫䷛塊趤䅯ꕶ爡淭ꯚ꒗墫䍷曮砵劦騥囻姅爫覷嶭攝黡徻襗歪撾筅轺軫莫営薖祎鑒菗婂䟶磐萺㐯媭潉縮橾魪刕坝艾贒碇墯嵵媺蓂餮葤牕庪夕ꪸ畘諈卖秩䵼匫䃅抿藉粂㥾鼮橞覣枩鄅襛媢赶硋枭宋竮趷塊靋ꚷ祗ꗑ戥꩚㷕媒餝䈗䮻窄舕彋騥摛蛑㵔巩痪裍㣚ꝴ穊喐诙旺겙祽䎮禴誮ꖭ鋆㢺靧娑鄫Ꙝ钤궭鎠睺掫魈暗㗏崰功従奯斡㊾蝵ꕲ䵍䪑旓央鋑㵫蝵媪镞義㵢骲蕉殶ꝙ婊ꩭ媺彪㢮ꖶ讪跗檚ꝉ꺾褐賙굝䧤Ꞥ咪ꙁ䮶襓攒蕕厤蕭꛺傂䫵旝婑蛗葊ꔴ諪旒处藴鲷㥒歑䵝䲑赗塛䍕餮靑廮籗曮秪械畏让㉙嶤趴箧䕝䬖螤骬攠媽笙夶履壮꟔幪蛄銺鉝糯藉髚蕭䋮蝖櫩啺太昵笐状蕵䯔䗗荺꺛葾蕢餚ꑁ嬈蘽䝎摴酪餋彫跒䎫埴髖蚵廮赔醯姵ꚶ諞鮯旭檮肔鉩敗曪蓺缢㯪歩䭞螿埪䞢溉岙溜纪鑶四蕥彌䗚餠珚ꕔ骱月荭䍑旙寚ꛔ審楗藪䤧櫫艕柕止䮔蚥䅽葞蛗廮蔣掾蝩埩沈䛛攈䊕軚廯髤韮ꝧ壄艗愪攵廮ꕆ噕洧巺轖鶮蛕嗔鶽蕺劉㐴劺镉諫Ꙍ軆貖䖕鬦轌莉㥕躴爦龽叺羽葄黚藒䫉迒墶銵忭䆱䦘ꘐ罕噳莶舯妹㿕絽舵䞻軓庻譕璪ꗴꨤ螵餆崨囥慪꒴喽苗舥艩夫袕詆ꖕ鮫噽䬟嵩撄鿗铎窶祕骮藚仵淕斯誉庫譕㪤䗙廛赭鲮魐诔婝骻跕墮罛喦葷比坍蟩䶗䮽赝宺鉒斮薶寭鋖䓎ꛝ窺鴑ꭓ鑂鯕蝶䚦ꛖ欺ꩥ骻孽䊍䞶窶距嫩刑娪卞騫剕殺ꓕ黊蛗浞祷襫叛檮ꖕ黽䌤䔫髴껖䊗廛騭斥播渒璆碗蕊嵍爚蛞褢蜯蓔齤徫訑亓舾ꞵ饺瑃ꮾ轝䑋䕉媤䷝抮ꔕ麢轗䎻䥒妎ꕝ宺嶴穛騑䇮颍鿴纙ꎨ狵꤮轉鮡㯚鵺嫏꩚䫿館磐賊渥㊒꺑枟꛲䍌꽍削ꕔ騢敬儫䕩㚢嵅櫄䅒攺藘꩚镕誽䜑㈫赪檊磖殮ꝶ鮲艫骬唾腶鵕廩䝻汓蟗骿哭㕊虷垤劷㊉竺賩嗪ꉕ꛺ꔭ纐蝕䝪啥啫饕哚剕峫旽廲报庞璕庒ꝵ麑赵㻭蟻巤关檶敋歭苔寖蕍傊蒕牪覍埖藝驪赖䋵敗媪紥黅苭ꮪ薶媽䚉㓯噝宺鋓饄蓒詝勷呬蟛鑋跕檭蟪鉇螥ꬪ꘽馩勛梜暘蕺跥ꗶ褒絷詋ꗐ纫蕙婪箓苭毒귝䒚蛒Ꙛ蕖誮轗䎻苋镊殶翪Ꞛ轖䎪ꕬ祯启刅营㭯拔読蘵嵚鷝䙔骻蝝囬ꗝ婖궭ꪵ蝗艷瑵괭㬢夶橞磺禕厩苄浈㪿ꗥ㤚丑徵㥞褦镉嘻敩鸺镘篗蒚椲芝譮瑒窓囷嘺畺躭蘡㻺貽䁥軄橋蘹齟艝ꕺ蒉齮躽呖辵乮篭ꉅꝋ咩觝䚪睈黂䝵鮬浺縪牒ꪱ䗕徫佉庥蝓殻觙寕ꕝ鲫著歀";

@@ -166,4 +166,27 @@ impl Book {
         near.push(best);
         Some(near[rng.below(near.len() as u64) as usize])
     }
+
+    /// The principal line from the start position: the book moves while
+    /// the book has the position.
+    pub fn principal_line(&self) -> Vec<Square> {
+        let mut line = Vec::new();
+        let mut board = Board::start();
+        while let Some(m) = self.lookup(&board) {
+            line.push(m.best);
+            board = follow(&board, m.best).0;
+        }
+        line
+    }
+
+    /// A checksum of the positions and their book moves (wrapping sum of
+    /// a mix of each key and move), the same whatever the table's order.
+    pub fn checksum(&self) -> u64 {
+        self.table.iter().fold(0u64, |sum, (&(p, o), e)| {
+            let x = p.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                ^ o.rotate_left(29).wrapping_mul(0xbf58_476d_1ce4_e5b9)
+                ^ u64::from(e.best) << 7;
+            sum.wrapping_add(x)
+        })
+    }
 }

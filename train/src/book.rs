@@ -36,6 +36,8 @@ use std::path::{Path, PathBuf};
 
 /// Bytes of one record in a chunk file.
 pub const RECORD_BYTES: usize = 32;
+/// The best move of a record that searched no move.
+pub const NO_MOVE: u8 = 64;
 
 /// How the book grows and what of it is exported.
 #[derive(Clone, Debug, PartialEq)]
@@ -136,10 +138,15 @@ impl Record {
         if r.board.player & r.board.opponent != 0 || canonical(&r.board).0 != r.board {
             return Err("not a canonical position".into());
         }
-        if r.searched == 0 || r.searched & !legal != 0 {
+        if r.searched & !legal != 0 {
             return Err("searched moves that are not legal".into());
         }
-        if r.best >= 64 || r.searched >> r.best & 1 == 0 {
+        if r.searched == 0 {
+            // A position whose every move leads into the book: no search.
+            if r.best != NO_MOVE || r.score != 0 {
+                return Err("a record with no move searched has a move".into());
+            }
+        } else if r.best >= 64 || r.searched >> r.best & 1 == 0 {
             return Err("a best move that was not searched".into());
         }
         if b[26..28] != [0, 0] || r.score.abs() > 64 * SCALE {
@@ -165,7 +172,8 @@ pub fn chunk_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
             name.starts_with("chunk-") && name.ends_with(".bin")
         })
         .collect();
-    files.sort();
+    // By number: chunk-1000 after chunk-999.
+    files.sort_by_key(|p| (p.as_os_str().len(), p.clone()));
     Ok(files)
 }
 
@@ -284,7 +292,7 @@ impl State {
         };
         // The record's move while it still leads outside (a stale record's
         // best, if still outside, is still the best of the fewer moves).
-        if self.outside(&r.board) >> r.best & 1 != 0 {
+        if r.searched != 0 && self.outside(&r.board) >> r.best & 1 != 0 {
             consider(r.score, false, r.best);
         }
         for m in r.board.moves().squares() {
@@ -421,7 +429,18 @@ pub fn depth_for(board: &Board, config: &BookConfig) -> u32 {
 /// Searches `board` restricted to `moves` to [`depth_for`]: a fresh
 /// search each time (its tables empty), so the result is a function of
 /// the position alone.
+/// A position whose moves all lead into the book gets a record without a
+/// search (`searched` 0, [`NO_MOVE`]).
 pub fn search(board: &Board, moves: u64, config: &BookConfig) -> Record {
+    if moves == 0 {
+        return Record {
+            board: *board,
+            searched: 0,
+            best: NO_MOVE,
+            depth: 0,
+            score: 0,
+        };
+    }
     let mut ab = AlphaBeta::new(Evaluator::new(EvalKind::Pattern, 0));
     if config.exact > 0 {
         ab.set_exact_empties(config.exact);
@@ -491,18 +510,6 @@ pub fn export(state: &State, config: &BookConfig) -> Result<(Book, String), Stri
     pack(lo)
 }
 
-/// The principal line of `book` from the start position: the book moves
-/// while the book has the position.
-pub fn principal_line(book: &Book) -> Vec<Square> {
-    let mut line = Vec::new();
-    let mut board = Board::start();
-    while let Some(m) = book.lookup(&board) {
-        line.push(m.best);
-        board = follow(&board, m.best).0;
-    }
-    line
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -551,6 +558,17 @@ mod tests {
     }
 
     #[test]
+    fn a_position_with_every_move_in_the_book_is_recorded_without_a_search() {
+        let b = canonical(&Board::start()).0;
+        let r = search(&b, 0, &small());
+        assert_eq!((r.searched, r.best, r.score), (0, NO_MOVE, 0));
+        assert_eq!(Record::from_bytes(&r.to_bytes()), Ok(r));
+        let mut bad = r.to_bytes();
+        bad[24] = 3;
+        assert!(Record::from_bytes(&bad).is_err());
+    }
+
+    #[test]
     fn a_torn_or_bad_chunk_is_named_with_its_record() {
         let dir = std::env::temp_dir().join(format!("book-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -588,7 +606,7 @@ mod tests {
         assert!(book.len() > 10 && book.len() <= state.len());
         assert_eq!(othello::book::code::unpack(&data).unwrap(), book);
         // The walk's first positions are the principal line's.
-        let line = principal_line(&book);
+        let line = book.principal_line();
         assert!(!line.is_empty());
         let order = walk(&state, &values, &config).order;
         assert_eq!(order[0], key(&canonical(&Board::start()).0));

@@ -4,7 +4,7 @@
 //! book-write`) it only rebuilds `src/book/data.rs` from the committed
 //! chunks, byte for byte.
 
-use crate::book::{chunk_files, export, principal_line, search, walk, BookConfig, Record, State};
+use crate::book::{chunk_files, export, search, walk, BookConfig, Record, State};
 use crate::cli::Options;
 use othello::book::canonical;
 use othello::Board;
@@ -174,7 +174,7 @@ pub fn source(state: &State, config: &BookConfig) -> Result<(String, String), St
     if decoded != book {
         return Err("the packed book does not decode to itself".into());
     }
-    let line = principal_line(&book);
+    let line = book.principal_line();
     let line_text: String = line.iter().map(|m| m.to_string()).collect();
     let chars = data.chars().count();
     let depths: std::collections::BTreeSet<u8> = state.records.values().map(|r| r.depth).collect();
@@ -184,10 +184,14 @@ pub fn source(state: &State, config: &BookConfig) -> Result<(String, String), St
          //! Rebuild it from the committed search records with `cargo run --release -p train -- book-write`.\n\
          //!\n\
          //! {} positions of the {} searched (search depths {:?}), walk margin {} discs,\n\
-         //! {} plies per disc of loss, both sides free before ply {}; start position {:+} discs;\n\
-         //! principal line ({} plies): {line_text}\n\n\
+         //! {} plies per disc of loss, both sides free before ply {}, to ply {}, at most {} characters;\n\
+         //! start position {:+} discs; principal line ({} plies): {line_text}\n\n\
          /// Positions in the book.\n\
          pub const POSITIONS: usize = {};\n\
+         /// The sum of the positions' keys and book moves (`Book::checksum`):\n\
+         /// a decoder that reads the data otherwise (new evaluation weights\n\
+         /// reorder the ranks) fails the library's test.\n\
+         pub const CHECKSUM: u64 = {};\n\
          /// The packed book ({chars} characters; see `book::code`).\n\
          pub const DATA: &str = \"{data}\";\n",
         book.len(),
@@ -196,9 +200,12 @@ pub fn source(state: &State, config: &BookConfig) -> Result<(String, String), St
         config.margin,
         config.loss_plies,
         config.free_plies,
+        config.max_ply,
+        config.max_chars,
         root_value,
         line.len(),
         book.len(),
+        book.checksum(),
     );
     let bits = chars as f64 * f64::from(othello::eval::pack::BITS_PER_CHAR);
     let summary = format!(

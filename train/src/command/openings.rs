@@ -46,6 +46,9 @@ impl Default for OpeningsConfig {
 
 /// Candidates drawn and scored per round.
 const ROUND: usize = 64;
+/// Draws a round may take to find new positions before it stops (short
+/// openings have few positions: 3 of 2 moves up to symmetry).
+const MAX_DRAWS_PER_ROUND: usize = 100_000;
 
 /// Writes the openings file.
 ///
@@ -131,7 +134,9 @@ fn balanced(
     let bar = super::bar(config.count as u64, "openings");
     while kept.len() < config.count {
         let mut round = Vec::with_capacity(ROUND);
-        while round.len() < ROUND {
+        let mut draws = 0;
+        while round.len() < ROUND && draws < MAX_DRAWS_PER_ROUND {
+            draws += 1;
             let plies = lo + (rng.next_u64() % u64::from(hi - lo + 1)) as u32;
             let Some(game) = draw(plies, &mut rng) else {
                 continue;
@@ -140,6 +145,14 @@ fn balanced(
             if seen.insert((c.player, c.opponent)) {
                 round.push(game);
             }
+        }
+        if round.is_empty() {
+            eprintln!(
+                "openings: no new position in {MAX_DRAWS_PER_ROUND} draws: {lo}-{hi} moves have fewer \
+                 positions than asked; keeping {}",
+                kept.len()
+            );
+            break;
         }
         let scores = score_all(&round, threads, config.depth);
         scored += round.len();

@@ -2,20 +2,15 @@
 //! Without a transcript, its size and principal line; with one, that
 //! position's book move, value and the other moves that stay in the book.
 
-use othello::book::{follow, Book};
+use othello::book::Book;
 use othello::game::Game;
 
 /// The report of `othello book`, or an error naming what was wrong.
 pub fn report(book: &Book, transcript: Option<&str>) -> Result<String, String> {
     let Some(text) = transcript else {
-        let mut board = othello::Board::start();
-        let mut line = String::new();
-        let mut plies = 0;
-        while let Some(m) = book.lookup(&board) {
-            line += &m.best.to_string();
-            plies += 1;
-            board = follow(&board, m.best).0;
-        }
+        let line = book.principal_line();
+        let plies = line.len();
+        let line: String = line.iter().map(|m| m.to_string()).collect();
         let value = book.lookup(&othello::Board::start()).map_or(0, |m| m.score);
         return Ok(format!(
             "{} positions (8 symmetries folded into one)\n\
@@ -100,10 +95,30 @@ mod tests {
         let start = report(&book, Some("")).unwrap();
         assert!(start.starts_with("start: book move "), "{start}");
         assert!(report(&book, Some("a1")).unwrap_err().contains("move 1"));
-        let far = report(&book, Some("f5d6c3d3c4f4f6f3e6e7d7g6")).unwrap();
+        // A position on the principal line.
+        let line: String = book.principal_line()[..4]
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        let board = othello::game::Game::from_transcript(&line).unwrap().board();
+        let expected = book.lookup(&board).unwrap();
+        let on = report(&book, Some(&line)).unwrap();
         assert!(
-            far.contains("book move") || far.contains("not in the book"),
-            "{far}"
+            on.starts_with(&format!(
+                "{line}: book move {}, {:+}",
+                expected.best, expected.score
+            )),
+            "{on}"
         );
+        // Random moves from the start until the book has no move.
+        let mut rng = othello::rng::Rng::seed_from_u64(5);
+        let mut game = othello::game::Game::new();
+        while book.lookup(&game.board()).is_some() {
+            let moves: Vec<_> = game.board().moves().squares().collect();
+            game.play(moves[rng.below(moves.len() as u64) as usize])
+                .unwrap();
+        }
+        let off = report(&book, Some(&game.transcript())).unwrap();
+        assert!(off.contains(": not in the book ("), "{off}");
     }
 }
