@@ -93,16 +93,22 @@ impl Book {
         code::unpack(data::DATA)
     }
 
+    // Tools and tests only: not in the submission.
+    #[cfg(not(cargo_equip))]
     /// Positions in the book (each has a move).
     pub fn len(&self) -> usize {
         self.table.len()
     }
 
+    // Tools and tests only: not in the submission.
+    #[cfg(not(cargo_equip))]
     /// Whether the book is empty.
     pub fn is_empty(&self) -> bool {
         self.table.is_empty()
     }
 
+    // Tools and tests only: not in the submission.
+    #[cfg(not(cargo_equip))]
     /// The entries, keyed by canonical `(player, opponent)`.
     pub fn positions(&self) -> &HashMap<(u64, u64), BookEntry> {
         &self.table
@@ -167,6 +173,8 @@ impl Book {
         Some(near[rng.below(near.len() as u64) as usize])
     }
 
+    // Tools and tests only: not in the submission.
+    #[cfg(not(cargo_equip))]
     /// The principal line from the start position: the book moves while
     /// the book has the position.
     pub fn principal_line(&self) -> Vec<Square> {
@@ -179,6 +187,8 @@ impl Book {
         line
     }
 
+    // Tools and tests only: not in the submission.
+    #[cfg(not(cargo_equip))]
     /// A checksum of the positions and their book moves (wrapping sum of
     /// a mix of each key and move), the same whatever the table's order.
     pub fn checksum(&self) -> u64 {

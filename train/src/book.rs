@@ -64,7 +64,9 @@ pub struct BookConfig {
     /// referee measures from are covered; CodinGame's games start at ply 0
     /// and need none).
     pub free_plies: u32,
-    /// Most characters of the packed book (`src/book/data.rs`).
+    /// Most characters of the packed book (`src/book/data.rs`): what the
+    /// submission's 100,000 leave after its code and the evaluation's
+    /// networks (87,735 on 2026-11-26), less a margin of about 700.
     pub max_chars: usize,
     /// Where the chunk files are.
     pub dir: PathBuf,
@@ -75,7 +77,7 @@ pub struct BookConfig {
 impl Default for BookConfig {
     fn default() -> BookConfig {
         BookConfig {
-            depth: 16,
+            depth: 14,
             exact: 0,
             minutes: 40.0,
             target: 30_000,
@@ -84,7 +86,7 @@ impl Default for BookConfig {
             loss_plies: 4.0,
             max_ply: 40,
             free_plies: 4,
-            max_chars: 12_000,
+            max_chars: 11_500,
             dir: PathBuf::from("train/book"),
             threads: 2,
         }

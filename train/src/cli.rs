@@ -53,7 +53,7 @@ usage:
               grow the opening book for M minutes (default 40) into a new chunk of search
               records, DIR/chunk-NNN.bin (default train/book), resumed from the chunks
               before it; then write the packed book (default out: src/book/data.rs, at
-              most 12000 characters); selective depth 16, batches of 16 new positions,
+              most 11500 characters); selective depth 14 (13 at odd empties), batches of 16 new positions,
               lines whose deviating side loses at most 6 discs in all, priority = ply +
               4 plies a disc of loss, to ply 40, both sides deviating before ply 4
               (docs/book.md)
