@@ -578,11 +578,11 @@ mod tests {
         let mut bytes: Vec<u8> = state.records.values().flat_map(|r| r.to_bytes()).collect();
         let file = dir.join("chunk-001.bin");
         std::fs::write(&file, &bytes[..bytes.len() - 5]).unwrap();
-        let e = State::load(&[file.clone()]).unwrap_err();
+        let e = State::load(std::slice::from_ref(&file)).unwrap_err();
         assert!(e.contains("chunk-001.bin") && e.contains("torn"), "{e}");
         bytes[RECORD_BYTES + 24] = 99;
         std::fs::write(&file, &bytes).unwrap();
-        let e = State::load(&[file.clone()]).unwrap_err();
+        let e = State::load(std::slice::from_ref(&file)).unwrap_err();
         assert!(e.contains("chunk-001.bin: record 2"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
