@@ -161,12 +161,15 @@ impl Book {
     /// value is within `margin` of it. `None` outside the book.
     pub fn choose(&self, board: &Board, margin: i32, rng: &mut Rng) -> Option<BookMove> {
         let best = self.lookup(board)?;
+        if margin <= 0 {
+            return Some(best);
+        }
         let mut near: Vec<BookMove> = self
             .moves(board)
             .into_iter()
             .filter(|m| m.best != best.best && m.score >= best.score - margin)
             .collect();
-        if margin <= 0 || near.is_empty() {
+        if near.is_empty() {
             return Some(best);
         }
         near.push(best);
