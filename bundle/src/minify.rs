@@ -235,6 +235,8 @@ struct Walker<'a> {
     rewritten: Vec<(String, String)>,
     /// Unparsed macro invocations printed with their source's spacing.
     spaced: BTreeSet<print::At>,
+    /// A `macro_rules!` body calls `line!()` (its invocations' lines).
+    line_in_macro: bool,
     error: Option<String>,
 }
 
@@ -301,6 +303,19 @@ fn with_line_numbers(tokens: TokenStream) -> TokenStream {
         k += 1;
     }
     out.into_iter().collect()
+}
+
+/// Whether `tokens` call `line!()`.
+fn calls_line(tokens: &TokenStream) -> bool {
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    tokens.iter().enumerate().any(|(k, tt)| match tt {
+        TokenTree::Ident(i) => {
+            i == "line"
+                && matches!(tokens.get(k + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!')
+        }
+        TokenTree::Group(g) => calls_line(&g.stream()),
+        _ => false,
+    })
 }
 
 /// Whether `attrs` derive `Debug`.
@@ -373,6 +388,7 @@ impl<'a> Walker<'a> {
             trait_impls: Vec::new(),
             rewritten: Vec::new(),
             spaced: BTreeSet::new(),
+            line_in_macro: false,
             error: None,
         }
     }
@@ -573,6 +589,20 @@ impl<'a> Walker<'a> {
             .last()
             .map(|s| s.ident.to_string())
             .unwrap_or_default();
+        // A macro's name is never renamed (nor a `use ... as` alias of it);
+        // the modules of its path are.
+        if self.mode == Mode::Global {
+            self.kept.insert(name.clone());
+        }
+        let segments = mac.path.segments.len();
+        for s in mac
+            .path
+            .segments
+            .iter_mut()
+            .take(segments.saturating_sub(1))
+        {
+            self.other(&mut s.ident, true);
+        }
         if let Some(&(_, fmt)) = EXPR_MACROS.iter().find(|(n, _)| *n == name) {
             if name == "vec" {
                 if let Ok((mut a, semi, mut b)) =
@@ -716,6 +746,7 @@ impl VisitMut for Walker<'_> {
                         self.kept.insert(name_of(i));
                     }
                 }
+                self.line_in_macro |= calls_line(&m.mac.tokens);
                 let tokens = m.mac.tokens.clone();
                 self.pin(&tokens);
                 return;
@@ -1182,7 +1213,9 @@ pub fn minify(src: &str, opts: &Options) -> Result<Minified, String> {
         file.attrs
             .insert(0, syn::parse_quote!(#![allow(nonstandard_style)]));
     }
-    let printed = print::print_mapped(file.to_token_stream(), &a.spaced);
+    // A `line!()` in a `macro_rules!` body gives its invocation's line:
+    // then every token stays on its line.
+    let printed = print::print_mapped(file.to_token_stream(), &a.spaced, a.line_in_macro);
     checks::check_strings(src, &printed, &a.rewritten, &dropped)?;
     checks::check_parses(&printed)?;
     let mut text = printed.text.clone();
@@ -1589,7 +1622,7 @@ fn main() {
         // An output whose third line names what the input does not define.
         let broken = input.replace("\"{}\", value", "\"{}\", missing_name");
         let file = syn::parse_file(&broken).unwrap();
-        let printed = print::print_mapped(file.to_token_stream(), &BTreeSet::new());
+        let printed = print::print_mapped(file.to_token_stream(), &BTreeSet::new(), false);
         let e = check_compiles(input, &printed).unwrap_err();
         assert!(e.starts_with("line 3: cannot rename `missing_name`"), "{e}");
         // An input that does not compile: a warning, not a refusal.
@@ -1602,8 +1635,31 @@ fn main() {
         let before = "fn main() {\n    let a = \"one\";\n    let b = \"two\";\n}\n";
         let after = "fn main(){let a=\"one\";let b=\"2\";}";
         let file = syn::parse_file(after).unwrap();
-        let printed = print::print_mapped(file.to_token_stream(), &BTreeSet::new());
+        let printed = print::print_mapped(file.to_token_stream(), &BTreeSet::new(), false);
         let e = checks::check_strings(before, &printed, &[], &[]).unwrap_err();
         assert!(e.starts_with("line 3: cannot rename `\"two\"`"), "{e}");
+    }
+
+    #[test]
+    fn a_line_macro_in_a_macro_rules_body_keeps_every_token_on_its_line() {
+        let src = "macro_rules! here {\n    () => { line!() };\n}\nfn main() {\n    let first = here!();\n\n    println!(\"{} {}\", first, here!());\n}\n";
+        let text = same_behaviour("line_in_macro_rules", src);
+        assert_eq!(text.lines().count(), src.lines().count(), "{text}");
+    }
+
+    #[test]
+    fn macro_names_and_their_aliases_are_kept_and_their_paths_renamed() {
+        let src = r#"
+mod helpers {
+    #[macro_export]
+    macro_rules! double_it { ($e:expr) => { $e * 2 } }
+    pub use crate::double_it as twice;
+}
+fn main() { println!("{} {}", helpers::twice!(4), crate::helpers::twice!(5)); }"#;
+        let text = same_behaviour("macro_alias", src);
+        assert!(
+            words(&text).contains("twice") && !words(&text).contains("helpers"),
+            "{text}"
+        );
     }
 }

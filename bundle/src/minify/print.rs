@@ -79,23 +79,32 @@ struct Printer<'a> {
     spaced: &'a BTreeSet<At>,
     /// Inside such an invocation: where the previous token ended.
     source_end: Option<LineColumn>,
+    /// Print each token on its input line (for a `line!()` in a
+    /// `macro_rules!` body, which gives its invocation's line).
+    keep_lines: bool,
+    /// The output's current line (1-based).
+    line: usize,
 }
 
 /// Prints tokens with a space only where two would otherwise fuse.
 pub fn print(ts: TokenStream) -> String {
-    print_mapped(ts, &BTreeSet::new()).text
+    print_mapped(ts, &BTreeSet::new(), false).text
 }
 
 /// Prints tokens compactly; the macro invocations that start at a position
 /// of `spaced` keep one space wherever their source had white space or a
 /// comment between two tokens (so `stringify!` prints the same text).
-pub fn print_mapped(ts: TokenStream, spaced: &BTreeSet<At>) -> Printed {
+/// With `keep_lines`, each token is printed on its input line (line
+/// breaks instead of spaces where the input's line changes).
+pub fn print_mapped(ts: TokenStream, spaced: &BTreeSet<At>, keep_lines: bool) -> Printed {
     let mut p = Printer {
         out: String::new(),
         tokens: Vec::new(),
         last: Last::Start,
         spaced,
         source_end: None,
+        keep_lines,
+        line: 1,
     };
     p.stream(ts);
     Printed {
@@ -111,10 +120,19 @@ pub fn at(span: Span) -> At {
 }
 
 impl Printer<'_> {
-    /// Inside a spaced invocation, a space where the source had one.
+    /// Inside a spaced invocation, a space where the source had one; with
+    /// `keep_lines`, line breaks up to the token's input line first.
     fn source_space(&mut self, span: Span) {
+        let line = span.start().line;
+        if self.keep_lines && line > self.line {
+            for _ in self.line..line {
+                self.out.push('\n');
+            }
+            self.line = line;
+            self.last = Last::Start;
+        }
         if let Some(end) = self.source_end {
-            if span.start() != end && !self.out.ends_with(' ') {
+            if span.start() != end && !self.out.ends_with([' ', '\n']) {
                 self.out.push(' ');
                 self.last = Last::Start;
             }
@@ -172,6 +190,7 @@ impl Printer<'_> {
                 }
                 self.mark(l.span());
                 self.out.push_str(&s);
+                self.line += s.matches('\n').count();
                 // `0.` then `..`: `0...` would not lex as the source did.
                 self.last = if s.ends_with('.') {
                     Last::Dotted
