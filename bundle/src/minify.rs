@@ -170,6 +170,9 @@ pub struct Options {
     /// enum's variants and their fields): off by default, since
     /// `println!("{:?}", Dir::Up)` would print the new name.
     pub rename_debug: bool,
+    /// Drop the trailing commas that mean nothing (`S{a:1,}`, `f(a,b,)`;
+    /// not `(x,)`, nor in a macro's body): on by default.
+    pub trailing_commas: bool,
 }
 
 impl Default for Options {
@@ -177,6 +180,7 @@ impl Default for Options {
         Options {
             classes: Class::ALL.into_iter().collect(),
             rename_debug: false,
+            trailing_commas: true,
         }
     }
 }
@@ -1215,7 +1219,12 @@ pub fn minify(src: &str, opts: &Options) -> Result<Minified, String> {
     }
     // A `line!()` in a `macro_rules!` body gives its invocation's line:
     // then every token stays on its line.
-    let printed = print::print_mapped(file.to_token_stream(), &a.spaced, a.line_in_macro);
+    let printed = print::print_mapped(
+        file.to_token_stream(),
+        &a.spaced,
+        a.line_in_macro,
+        opts.trailing_commas,
+    );
     checks::check_strings(src, &printed, &a.rewritten, &dropped)?;
     checks::check_parses(&printed)?;
     let mut text = printed.text.clone();
@@ -1622,7 +1631,7 @@ fn main() {
         // An output whose third line names what the input does not define.
         let broken = input.replace("\"{}\", value", "\"{}\", missing_name");
         let file = syn::parse_file(&broken).unwrap();
-        let printed = print::print_mapped(file.to_token_stream(), &BTreeSet::new(), false);
+        let printed = print::print_mapped(file.to_token_stream(), &BTreeSet::new(), false, false);
         let e = check_compiles(input, &printed).unwrap_err();
         assert!(e.starts_with("line 3: cannot rename `missing_name`"), "{e}");
         // An input that does not compile: a warning, not a refusal.
@@ -1635,7 +1644,7 @@ fn main() {
         let before = "fn main() {\n    let a = \"one\";\n    let b = \"two\";\n}\n";
         let after = "fn main(){let a=\"one\";let b=\"2\";}";
         let file = syn::parse_file(after).unwrap();
-        let printed = print::print_mapped(file.to_token_stream(), &BTreeSet::new(), false);
+        let printed = print::print_mapped(file.to_token_stream(), &BTreeSet::new(), false, false);
         let e = checks::check_strings(before, &printed, &[], &[]).unwrap_err();
         assert!(e.starts_with("line 3: cannot rename `\"two\"`"), "{e}");
     }
@@ -1661,5 +1670,36 @@ fn main() { println!("{} {}", helpers::twice!(4), crate::helpers::twice!(5)); }"
             words(&text).contains("twice") && !words(&text).contains("helpers"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn trailing_commas_go_where_they_mean_nothing() {
+        let src = r#"
+struct Pair { left: u8, right: u8, }
+fn sum(a: u8, b: u8,) -> u8 { a + b }
+fn main() {
+    let one = (7u8,);
+    let mut two = (1u8,);
+    let r = &mut (two.0,);
+    r.0 += 1;
+    two.0 += r.0;
+    let p = Pair { left: 1, right: 2, };
+    let v = [p.left, p.right,];
+    let total = 'done: { break 'done (sum(v[0], v[1],),); };
+    macro_rules! count { ($($x:expr,)*) => { 0 $(+ { let _ = $x; 1 })* } }
+    println!("{:?} {:?} {} {:?} {}", one, two, p.left * 10 + p.right, total, count!(1, 2,));
+}"#;
+        let text = same_behaviour("trailing_commas", src);
+        for gone in [",}", ",]", "b:u8,)", "[1],)"] {
+            assert!(!text.contains(gone), "{gone} in {text}");
+        }
+        for kept in ["(7u8,)", "(1u8,)", "mut(", "[1]),)", "2,)", "expr,)"] {
+            assert!(text.contains(kept), "{kept} not in {text}");
+        }
+        let opts = Options {
+            trailing_commas: false,
+            ..all()
+        };
+        assert!(minify(src, &opts).unwrap().text.contains(",}"));
     }
 }

@@ -4,7 +4,7 @@
 //! whose text a program may print (`stringify!`, a macro the renamer does
 //! not parse).
 
-use proc_macro2::{Delimiter, LineColumn, Spacing, Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, LineColumn, Spacing, Span, TokenStream, TokenTree};
 use std::collections::BTreeSet;
 
 /// Where a macro invocation starts in the input (its name's first
@@ -84,19 +84,39 @@ struct Printer<'a> {
     keep_lines: bool,
     /// The output's current line (1-based).
     line: usize,
+    /// Drop the trailing commas that mean nothing (see [`print_mapped`]).
+    trailing_commas: bool,
+    /// How many macro bodies the printer is in (their commas stay).
+    in_macro: usize,
 }
+
+/// Keywords that may precede a parenthesized type, pattern or expression
+/// (`mut (x,)`, `in (a,)`): a trailing comma there may make a tuple of one.
+const KEYWORDS: &[&str] = &[
+    "as", "box", "break", "const", "continue", "crate", "dyn", "else", "if", "impl", "in", "let",
+    "loop", "match", "move", "mut", "ref", "return", "static", "super", "unsafe", "where", "while",
+    "yield", "await", "async", "for", "fn", "pub", "use", "type", "self", "Self",
+];
 
 /// Prints tokens with a space only where two would otherwise fuse.
 pub fn print(ts: TokenStream) -> String {
-    print_mapped(ts, &BTreeSet::new(), false).text
+    print_mapped(ts, &BTreeSet::new(), false, false).text
 }
 
 /// Prints tokens compactly; the macro invocations that start at a position
 /// of `spaced` keep one space wherever their source had white space or a
 /// comment between two tokens (so `stringify!` prints the same text).
 /// With `keep_lines`, each token is printed on its input line (line
-/// breaks instead of spaces where the input's line changes).
-pub fn print_mapped(ts: TokenStream, spaced: &BTreeSet<At>, keep_lines: bool) -> Printed {
+/// breaks instead of spaces where the input's line changes). With
+/// `trailing_commas`, the trailing comma of a brace or bracket group and of
+/// a parenthesis group after a name (a call, parameters, a tuple struct) is
+/// dropped, outside macro bodies.
+pub fn print_mapped(
+    ts: TokenStream,
+    spaced: &BTreeSet<At>,
+    keep_lines: bool,
+    trailing_commas: bool,
+) -> Printed {
     let mut p = Printer {
         out: String::new(),
         tokens: Vec::new(),
@@ -105,8 +125,10 @@ pub fn print_mapped(ts: TokenStream, spaced: &BTreeSet<At>, keep_lines: bool) ->
         source_end: None,
         keep_lines,
         line: 1,
+        trailing_commas,
+        in_macro: 0,
     };
-    p.stream(ts);
+    p.stream(ts, false);
     Printed {
         text: p.out,
         tokens: p.tokens,
@@ -144,11 +166,45 @@ impl Printer<'_> {
         self.tokens.push((self.out.len(), span));
     }
 
-    fn stream(&mut self, ts: TokenStream) {
-        let tokens: Vec<TokenTree> = ts.into_iter().collect();
+    fn stream(&mut self, ts: TokenStream, trim: bool) {
+        let mut tokens: Vec<TokenTree> = ts.into_iter().collect();
+        if trim && self.in_macro == 0 {
+            if let Some(TokenTree::Punct(p)) = tokens.last() {
+                if p.as_char() == ',' {
+                    tokens.pop();
+                }
+            }
+        }
         let mut k = 0;
         while k < tokens.len() {
             let tt = &tokens[k];
+            if let TokenTree::Group(g) = tt {
+                let ident = |j: usize| matches!(tokens.get(j), Some(TokenTree::Ident(_)));
+                let bang = |j: usize| matches!(tokens.get(j), Some(TokenTree::Punct(p)) if p.as_char() == '!');
+                // `name!(...)`, `macro_rules! name {...}` (and `!(...)`
+                // after a keyword, which costs nothing to leave alone).
+                let macro_body = (k >= 2 && bang(k - 1) && ident(k - 2))
+                    || (k >= 3 && ident(k - 1) && bang(k - 2) && ident(k - 3));
+                let trim = match g.delimiter() {
+                    Delimiter::Brace | Delimiter::Bracket => true,
+                    // A call, a function's parameters, a tuple struct: not
+                    // `(x,)`, a tuple of one, nor `mut (x,)`, `'a (x,)`.
+                    Delimiter::Parenthesis => {
+                        let lifetime = k >= 2
+                            && matches!(&tokens[k - 2], TokenTree::Punct(p) if p.as_char() == '\'');
+                        k >= 1
+                            && !lifetime
+                            && matches!(&tokens[k - 1], TokenTree::Ident(i)
+                                if !KEYWORDS.contains(&i.to_string().as_str()))
+                    }
+                    Delimiter::None => false,
+                };
+                self.in_macro += usize::from(macro_body);
+                self.group(g, trim && self.trailing_commas);
+                self.in_macro -= usize::from(macro_body);
+                k += 1;
+                continue;
+            }
             // `name!(...)` whose source spacing is kept.
             if let (TokenTree::Ident(i), Some(TokenTree::Punct(bang)), Some(TokenTree::Group(g))) =
                 (tt, tokens.get(k + 1), tokens.get(k + 2))
@@ -160,7 +216,9 @@ impl Printer<'_> {
                     self.token(&tokens[k]);
                     self.token(&tokens[k + 1]);
                     self.source_end = Some(g.span_open().start());
-                    self.token(&tokens[k + 2]);
+                    self.in_macro += 1;
+                    self.group(g, false);
+                    self.in_macro -= 1;
                     self.source_end = None;
                     k += 3;
                     continue;
@@ -211,27 +269,30 @@ impl Printer<'_> {
                 self.out.push(c);
                 self.last = Last::Punct(c, p.spacing());
             }
-            TokenTree::Group(g) => {
-                let (open, close) = match g.delimiter() {
-                    Delimiter::Parenthesis => ("(", ")"),
-                    Delimiter::Brace => ("{", "}"),
-                    Delimiter::Bracket => ("[", "]"),
-                    Delimiter::None => ("", ""),
-                };
-                if !open.is_empty() {
-                    self.source_space(g.span_open());
-                    self.mark(g.span_open());
-                    self.out.push_str(open);
-                    self.last = Last::Open;
-                }
-                self.stream(g.stream());
-                if !close.is_empty() {
-                    self.source_space(g.span_close());
-                    self.mark(g.span_close());
-                    self.out.push_str(close);
-                    self.last = Last::Open;
-                }
-            }
+            TokenTree::Group(g) => self.group(g, false),
+        }
+    }
+
+    /// Prints a group; with `trim`, without its trailing comma.
+    fn group(&mut self, g: &Group, trim: bool) {
+        let (open, close) = match g.delimiter() {
+            Delimiter::Parenthesis => ("(", ")"),
+            Delimiter::Brace => ("{", "}"),
+            Delimiter::Bracket => ("[", "]"),
+            Delimiter::None => ("", ""),
+        };
+        if !open.is_empty() {
+            self.source_space(g.span_open());
+            self.mark(g.span_open());
+            self.out.push_str(open);
+            self.last = Last::Open;
+        }
+        self.stream(g.stream(), trim);
+        if !close.is_empty() {
+            self.source_space(g.span_close());
+            self.mark(g.span_close());
+            self.out.push_str(close);
+            self.last = Last::Open;
         }
     }
 }
