@@ -32,6 +32,7 @@
 //! starts with an upper-case letter gets one that does too, so a local
 //! binding never becomes a constant's or variant's name in a pattern.
 
+mod assoc;
 mod checks;
 mod format;
 mod print;
@@ -241,6 +242,15 @@ struct Walker<'a> {
     spaced: BTreeSet<print::At>,
     /// A `macro_rules!` body calls `line!()` (its invocations' lines).
     line_in_macro: bool,
+    /// The current impl's type (its last name), if it has one.
+    impl_self: Option<String>,
+    /// Whether the current impl is inherent (no trait).
+    impl_inherent: bool,
+    /// Global mode: what renaming std's names on the program's types needs.
+    assoc: assoc::AssocStats,
+    /// Apply mode: std's names renamed on the eligible types, and those types.
+    assoc_names: BTreeMap<String, String>,
+    assoc_types: BTreeSet<String>,
     error: Option<String>,
 }
 
@@ -393,6 +403,11 @@ impl<'a> Walker<'a> {
             rewritten: Vec::new(),
             spaced: BTreeSet::new(),
             line_in_macro: false,
+            impl_self: None,
+            impl_inherent: false,
+            assoc: assoc::AssocStats::default(),
+            assoc_names: BTreeMap::new(),
+            assoc_types: BTreeSet::new(),
             error: None,
         }
     }
@@ -408,6 +423,7 @@ impl<'a> Walker<'a> {
 
     fn define(&mut self, ident: &Ident, class: Class) {
         if self.mode == Mode::Global {
+            *self.assoc.def_sites.entry(name_of(ident)).or_default() += 1;
             self.defined
                 .entry(name_of(ident))
                 .or_default()
@@ -713,6 +729,11 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// A struct, enum or union named `ident`.
+    fn adt(&mut self, ident: &Ident) {
+        *self.assoc.adt_sites.entry(name_of(ident)).or_default() += 1;
+    }
+
     /// Keeps the names of `fields` (a derived `Debug` prints them).
     fn keep_fields(&mut self, fields: &syn::Fields) {
         for f in fields {
@@ -764,6 +785,7 @@ impl VisitMut for Walker<'_> {
                 }
                 Item::Struct(s) => {
                     self.define(&s.ident, Class::Types);
+                    self.adt(&s.ident);
                     self.generics(&s.generics);
                     self.fields(&s.fields);
                     if !self.opts.rename_debug && derives_debug(&s.attrs) {
@@ -773,6 +795,7 @@ impl VisitMut for Walker<'_> {
                 }
                 Item::Union(u) => {
                     self.define(&u.ident, Class::Types);
+                    self.adt(&u.ident);
                     self.generics(&u.generics);
                     for f in &u.fields.named {
                         if let Some(i) = &f.ident {
@@ -782,6 +805,7 @@ impl VisitMut for Walker<'_> {
                 }
                 Item::Enum(e) => {
                     self.define(&e.ident, Class::Types);
+                    self.adt(&e.ident);
                     self.generics(&e.generics);
                     let debug = !self.opts.rename_debug && derives_debug(&e.attrs);
                     for v in &e.variants {
@@ -856,6 +880,16 @@ impl VisitMut for Walker<'_> {
                 ImplItem::Fn(f) => {
                     self.define(&f.sig.ident, Class::Functions);
                     self.generics(&f.sig.generics);
+                    if self.impl_inherent {
+                        let ty = self.impl_self.clone().unwrap_or(assoc::UNRESOLVED.into());
+                        let entry = self
+                            .assoc
+                            .inherent
+                            .entry(name_of(&f.sig.ident))
+                            .or_default();
+                        entry.0 += 1;
+                        entry.1.insert(ty);
+                    }
                 }
                 ImplItem::Const(c) => self.define(&c.ident, Class::Constants),
                 ImplItem::Type(t) => self.define(&t.ident, Class::Types),
@@ -883,6 +917,63 @@ impl VisitMut for Walker<'_> {
     fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
         self.visit_visibility_mut(&mut f.vis);
         self.walk_fn_body(&mut f.sig, Some(&mut f.block));
+        if self.mode == Mode::Apply && self.impl_inherent {
+            let on_eligible = self
+                .impl_self
+                .as_ref()
+                .is_some_and(|t| self.assoc_types.contains(t));
+            if let Some(new) = self.assoc_names.get(&name_of(&f.sig.ident)) {
+                if on_eligible {
+                    f.sig.ident = Ident::new(new, f.sig.ident.span());
+                }
+            }
+        }
+    }
+
+    fn visit_item_impl_mut(&mut self, i: &mut syn::ItemImpl) {
+        let ty = match &*i.self_ty {
+            syn::Type::Path(p) if p.qself.is_none() => {
+                p.path.segments.last().map(|s| name_of(&s.ident))
+            }
+            _ => None,
+        };
+        let saved = (self.impl_self.take(), self.impl_inherent);
+        self.impl_self = ty;
+        self.impl_inherent = i.trait_.is_none();
+        visit_mut::visit_item_impl_mut(self, i);
+        (self.impl_self, self.impl_inherent) = saved;
+    }
+
+    fn visit_path_mut(&mut self, p: &mut syn::Path) {
+        let n = p.segments.len();
+        if n < 2 {
+            visit_mut::visit_path_mut(self, p);
+            return;
+        }
+        let name = name_of(&p.segments[n - 1].ident);
+        let prefix = name_of(&p.segments[n - 2].ident);
+        let prefix = if prefix == "Self" {
+            self.impl_self.clone().unwrap_or(assoc::UNRESOLVED.into())
+        } else {
+            prefix
+        };
+        if self.mode == Mode::Global {
+            let entry = self.assoc.qualified.entry(name).or_default();
+            entry.0 += 1;
+            entry.1.insert(prefix);
+            visit_mut::visit_path_mut(self, p);
+            return;
+        }
+        let new = self
+            .assoc_names
+            .get(&name)
+            .filter(|_| self.assoc_types.contains(&prefix))
+            .cloned();
+        visit_mut::visit_path_mut(self, p);
+        if let (Some(new), Mode::Apply) = (new, self.mode) {
+            let last = &mut p.segments[n - 1].ident;
+            *last = Ident::new(&new, last.span());
+        }
     }
 
     fn visit_trait_item_fn_mut(&mut self, f: &mut syn::TraitItemFn) {
@@ -932,6 +1023,9 @@ impl VisitMut for Walker<'_> {
     }
 
     fn visit_expr_method_call_mut(&mut self, e: &mut ExprMethodCall) {
+        if self.mode == Mode::Global {
+            self.assoc.method_called.insert(name_of(&e.method));
+        }
         self.visit_expr_mut(&mut e.receiver);
         self.other(&mut e.method, false);
         if let Some(t) = &mut e.turbofish {
@@ -943,6 +1037,15 @@ impl VisitMut for Walker<'_> {
     }
 
     fn visit_expr_path_mut(&mut self, e: &mut ExprPath) {
+        if let (Some(_), Some(last), Mode::Global) = (&e.qself, e.path.segments.last(), self.mode) {
+            // `<T>::N`, `<T as Trait>::N`: not resolved here.
+            let entry = self
+                .assoc
+                .qualified
+                .entry(name_of(&last.ident))
+                .or_default();
+            entry.1.insert(assoc::UNRESOLVED.into());
+        }
         let p = &mut e.path;
         if e.qself.is_none()
             && p.leading_colon.is_none()
@@ -1193,20 +1296,49 @@ pub fn minify(src: &str, opts: &Options) -> Result<Minified, String> {
     if !opts.classes.contains(&Class::Locals) {
         forbidden.extend(g.local_names.iter().cloned());
     }
-    let mut sorted = renamable.clone();
+    // Std's names on the program's own types (`Grid::new`): minify/assoc.rs.
+    let std_names: BTreeSet<String> = STD_NAMES.lines().map(str::to_string).collect();
+    let trait_items: BTreeSet<String> = g
+        .trait_impls
+        .iter()
+        .flat_map(|(_, names)| names.iter().cloned())
+        .collect();
+    let assoc_candidates = if opts.classes.contains(&Class::Functions) {
+        g.assoc.candidates(&std_names, &g.kept, &trait_items)
+    } else {
+        Vec::new()
+    };
+    let assoc_types: BTreeSet<String> = g
+        .assoc
+        .adt_sites
+        .keys()
+        .filter(|t| g.assoc.eligible_type(t, &std_names))
+        .cloned()
+        .collect();
+    let mut sorted: Vec<(&String, usize, bool)> =
+        renamable.iter().map(|&(n, c)| (n, c, false)).collect();
+    sorted.extend(assoc_candidates.iter().map(|(n, c)| (n, *c, true)));
     sorted.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     let mut lower = NameSource::new(false);
     let mut upper = NameSource::new(true);
     let mut global = BTreeMap::new();
-    for (name, _) in sorted {
+    let mut assoc_names = BTreeMap::new();
+    for (name, _, is_assoc) in sorted {
         let source = if is_binding_name(name) {
             &mut lower
         } else {
             &mut upper
         };
-        global.insert(name.clone(), source.next_free(&forbidden));
+        let new = source.next_free(&forbidden);
+        if is_assoc {
+            assoc_names.insert(name.clone(), new);
+        } else {
+            global.insert(name.clone(), new);
+        }
     }
     let mut a = Walker::new(Mode::Apply, opts, &global);
+    a.assoc_names = assoc_names;
+    a.assoc_types = assoc_types;
     a.visit_file_mut(&mut file);
     if let Some(e) = a.error {
         return Err(e);
@@ -1701,5 +1833,42 @@ fn main() {
             ..all()
         };
         assert!(minify(src, &opts).unwrap().text.contains(",}"));
+    }
+
+    #[test]
+    fn std_names_are_renamed_on_the_programs_own_types_only() {
+        let src = r#"
+struct Point { x: i32 }
+impl Point {
+    fn new(x: i32) -> Point { Point { x } }
+    fn first() -> Point { Self::new(1) }
+}
+struct Lines { n: usize }
+impl Lines { fn new() -> Lines { Lines { n: 2 } } }
+enum Shape { Dot }
+impl Shape { fn new() -> Shape { Shape::Dot } fn area(&self) -> i32 { 0 } }
+fn main() {
+    let v: Vec<Point> = (3..5).map(Point::new).collect();
+    let mut w = Vec::new();
+    w.push(Point::first().x + Lines::new().n as i32 + Shape::new().area());
+    println!("{} {} {:?}", v[0].x, v[1].x, w);
+}"#;
+        let text = same_behaviour("assoc_std_names", src);
+        assert!(text.contains("Vec::new()"), "{text}");
+        assert_eq!(text.matches("::new").count(), 2, "{text}");
+    }
+
+    #[test]
+    fn a_std_name_called_as_a_method_or_through_an_alias_is_kept() {
+        let src = r#"
+struct Grid { cells: usize }
+impl Grid { fn new() -> Grid { Grid { cells: 4 } } fn with(self, c: usize) -> Grid { Grid { cells: c } } }
+type G = Grid;
+fn main() { let g = G::new(); println!("{} {}", g.cells, Grid::new().with(2).cells); }"#;
+        let text = same_behaviour("assoc_kept", src);
+        assert!(
+            text.contains("::new()") && text.contains(".with("),
+            "{text}"
+        );
     }
 }
