@@ -9,9 +9,11 @@
 //!   defines gets one short name everywhere it appears outside a local
 //!   scope (a consistent, injective renaming of the whole file). A name is
 //!   kept when std also has it ([`STD_NAMES`], rustdoc's list of std's
-//!   public items, methods, fields, variants...), when a trait the program
-//!   does not define requires it (the items of `impl Trait for T`), or when
-//!   it appears in a macro body that is not parsed (see below).
+//!   public items, methods, fields, variants...; except on the program's
+//!   own types, `assoc.rs`), when a trait the program does not define
+//!   requires it (the items of `impl Trait for T`), when a derived `Debug`
+//!   prints it (unless [`Options::rename_debug`]), or when it appears in a
+//!   macro body that is not parsed (see below).
 //! - **Locals** (parameters, `let`, closure arguments, match, `for`,
 //!   `if let` and `while let` bindings): renamed per item, with real lexical
 //!   scopes: `let moves = moves(p);` keeps calling the function. A local's
@@ -23,7 +25,12 @@
 //!   string literal changes. A macro whose body is a function
 //!   (cargo-equip's `fast_fn!{fn ...}`) is processed as that function. Any
 //!   other macro body (and `macro_rules!` definitions) is left alone, and
-//!   the names in it are kept everywhere.
+//!   the names in it are kept everywhere, with those its string literals
+//!   would use as inline format arguments (`format.rs`); it keeps its
+//!   source's spacing (`stringify!`, `print.rs`).
+//! - Doc comments are dropped first; `line!()` becomes the input's line.
+//! - The output is checked (`checks.rs`): same string literals, it parses,
+//!   and with `--check` it compiles; every refusal names the input's line.
 //! - Never renamed: lifetimes and loop labels, attributes, macro names,
 //!   `main`, keywords, raw identifiers of std.
 //!
