@@ -4,19 +4,22 @@
 //! bundle finish RAW OUT ROOT   repair cargo-equip's RAW output into OUT, then report
 //!                              (over the limit only a warning: the renaming follows)
 //! bundle size FILE             report FILE's size as CodinGame counts it
-//! bundle minify IN -o OUT [--no CLASS]...
+//! bundle minify IN -o OUT [--no CLASS]... [--rename-debug] [--check]
 //!                              rename IN's identifiers into OUT (CLASS: locals,
 //!                              fields, functions, types, variants, constants,
-//!                              modules), print the sizes before and after
+//!                              modules), print the sizes before and after;
+//!                              --rename-debug: also what a derived `Debug`
+//!                              prints; --check: refuse an output that does
+//!                              not compile when IN does (rustc)
 //! ```
 
-use bundle::minify::{minify, Class, Options};
+use bundle::minify::{check_compiles, minify, Class, Options};
 use bundle::{finish, measure, CODE_LIMIT};
 use std::io::Write;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: bundle finish RAW OUT ROOT | bundle size FILE | \
-                     bundle minify IN -o OUT [--no CLASS]...";
+                     bundle minify IN -o OUT [--no CLASS]... [--rename-debug] [--check]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -45,18 +48,33 @@ fn run(args: &[String]) -> Result<(), String> {
         ["size", file] => report(file, &read(file)?, true),
         ["minify", input, "-o", out, rest @ ..] => {
             let mut opts = Options::default();
+            let mut check = false;
             let mut flags = rest.iter();
             while let Some(flag) = flags.next() {
-                let class = match (*flag, flags.next()) {
-                    ("--no", Some(name)) => Class::parse(name)
-                        .ok_or_else(|| format!("unknown class {name:?}\n{USAGE}"))?,
+                match *flag {
+                    "--rename-debug" => opts.rename_debug = true,
+                    "--check" => check = true,
+                    "--no" => {
+                        let name = flags
+                            .next()
+                            .ok_or_else(|| format!("--no needs a class\n{USAGE}"))?;
+                        let class = Class::parse(name)
+                            .ok_or_else(|| format!("unknown class {name:?}\n{USAGE}"))?;
+                        opts.classes.remove(&class);
+                    }
                     _ => return Err(format!("bad arguments {args:?}\n{USAGE}")),
-                };
-                opts.classes.remove(&class);
+                }
             }
             let before = read(input)?;
             // On failure nothing is written.
             let after = minify(&before, &opts).map_err(|e| format!("{input}: {e}"))?;
+            if check {
+                if let Some(warning) =
+                    check_compiles(&before, &after.printed).map_err(|e| format!("{input}: {e}"))?
+                {
+                    eprintln!("bundle: warning: {input}: {warning}");
+                }
+            }
             std::fs::write(out, &after.text).map_err(|e| format!("cannot write {out}: {e}"))?;
             let (b, a) = (measure(&before)?, measure(&after.text)?);
             let line = format!(

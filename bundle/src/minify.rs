@@ -9,9 +9,11 @@
 //!   defines gets one short name everywhere it appears outside a local
 //!   scope (a consistent, injective renaming of the whole file). A name is
 //!   kept when std also has it ([`STD_NAMES`], rustdoc's list of std's
-//!   public items, methods, fields, variants...), when a trait the program
-//!   does not define requires it (the items of `impl Trait for T`), or when
-//!   it appears in a macro body that is not parsed (see below).
+//!   public items, methods, fields, variants...; except on the program's
+//!   own types, `assoc.rs`), when a trait the program does not define
+//!   requires it (the items of `impl Trait for T`), when a derived `Debug`
+//!   prints it (unless [`Options::rename_debug`]), or when it appears in a
+//!   macro body that is not parsed (see below).
 //! - **Locals** (parameters, `let`, closure arguments, match, `for`,
 //!   `if let` and `while let` bindings): renamed per item, with real lexical
 //!   scopes: `let moves = moves(p);` keeps calling the function. A local's
@@ -23,7 +25,12 @@
 //!   string literal changes. A macro whose body is a function
 //!   (cargo-equip's `fast_fn!{fn ...}`) is processed as that function. Any
 //!   other macro body (and `macro_rules!` definitions) is left alone, and
-//!   the names in it are kept everywhere.
+//!   the names in it are kept everywhere, with those its string literals
+//!   would use as inline format arguments (`format.rs`); it keeps its
+//!   source's spacing (`stringify!`, `print.rs`).
+//! - Doc comments are dropped first; `line!()` becomes the input's line.
+//! - The output is checked (`checks.rs`): same string literals, it parses,
+//!   and with `--check` it compiles; every refusal names the input's line.
 //! - Never renamed: lifetimes and loop labels, attributes, macro names,
 //!   `main`, keywords, raw identifiers of std.
 //!
@@ -32,7 +39,15 @@
 //! starts with an upper-case letter gets one that does too, so a local
 //! binding never becomes a constant's or variant's name in a pattern.
 
-use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
+mod assoc;
+mod checks;
+mod format;
+mod print;
+
+pub use checks::{check_compiles, CHECK_EDITION};
+pub use print::{print, Printed};
+
+use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use std::collections::{BTreeMap, BTreeSet};
 use syn::punctuated::Punctuated;
@@ -138,17 +153,42 @@ impl Class {
     }
 }
 
+/// Std macros whose tokens no program prints as text: their invocations
+/// are printed compactly even when they are not parsed (every other
+/// unparsed invocation keeps its source's spacing, for `stringify!`).
+const TEXTLESS_MACROS: &[&str] = &[
+    "matches",
+    "cfg",
+    "env",
+    "option_env",
+    "include",
+    "include_str",
+    "include_bytes",
+    "concat",
+    "thread_local",
+    "compile_error",
+];
+
 /// What to rename.
 #[derive(Clone, Debug)]
 pub struct Options {
     /// The classes renamed (all by default).
     pub classes: BTreeSet<Class>,
+    /// Rename what a derived `Debug` prints (a struct's name, its fields, an
+    /// enum's variants and their fields): off by default, since
+    /// `println!("{:?}", Dir::Up)` would print the new name.
+    pub rename_debug: bool,
+    /// Drop the trailing commas that mean nothing (`S{a:1,}`, `f(a,b,)`;
+    /// not `(x,)`, nor in a macro's body): on by default.
+    pub trailing_commas: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
         Options {
             classes: Class::ALL.into_iter().collect(),
+            rename_debug: false,
+            trailing_commas: true,
         }
     }
 }
@@ -158,6 +198,9 @@ impl Default for Options {
 pub struct Minified {
     /// The renamed program, compactly printed, ending with a line break.
     pub text: String,
+    /// The text (without the final line break) and where each token came
+    /// from, for messages about the output.
+    pub printed: Printed,
     /// Crate names renamed, and to what.
     pub renamed: BTreeMap<String, String>,
 }
@@ -202,6 +245,19 @@ struct Walker<'a> {
     trait_impls: Vec<(String, Vec<String>)>,
     /// Format strings rewritten: (old literal, new literal).
     rewritten: Vec<(String, String)>,
+    /// Unparsed macro invocations printed with their source's spacing.
+    spaced: BTreeSet<print::At>,
+    /// A `macro_rules!` body calls `line!()` (its invocations' lines).
+    line_in_macro: bool,
+    /// The current impl's type (its last name), if it has one.
+    impl_self: Option<String>,
+    /// Whether the current impl is inherent (no trait).
+    impl_inherent: bool,
+    /// Global mode: what renaming std's names on the program's types needs.
+    assoc: assoc::AssocStats,
+    /// Apply mode: std's names renamed on the eligible types, and those types.
+    assoc_names: BTreeMap<String, String>,
+    assoc_types: BTreeSet<String>,
     error: Option<String>,
 }
 
@@ -224,6 +280,118 @@ fn line_of(span: proc_macro2::Span) -> usize {
     span.start().line
 }
 
+/// `line!()` at `span`: the input's line number, typed as `line!()` is.
+fn line_literal(span: Span) -> Literal {
+    let mut l = Literal::u32_suffixed(line_of(span) as u32);
+    l.set_span(span);
+    l
+}
+
+/// `tokens` with each `line!()` replaced by its line in the input (a
+/// `std::line!()` path and `stringify!`'s text are left alone).
+fn with_line_numbers(tokens: TokenStream) -> TokenStream {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut k = 0;
+    while k < tokens.len() {
+        let after_path =
+            k > 0 && matches!(&tokens[k - 1], TokenTree::Punct(p) if p.as_char() == ':');
+        if let (TokenTree::Ident(i), Some(TokenTree::Punct(bang)), Some(TokenTree::Group(g))) =
+            (&tokens[k], tokens.get(k + 1), tokens.get(k + 2))
+        {
+            if bang.as_char() == '!' {
+                if i == "line" && g.stream().is_empty() && !after_path {
+                    let span = i.span().join(g.span()).unwrap_or(i.span());
+                    out.push(TokenTree::Literal(line_literal(span)));
+                    k += 3;
+                    continue;
+                }
+                if i == "stringify" {
+                    out.extend(tokens[k..k + 3].iter().cloned());
+                    k += 3;
+                    continue;
+                }
+            }
+        }
+        out.push(match &tokens[k] {
+            TokenTree::Group(g) => {
+                let mut new = Group::new(g.delimiter(), with_line_numbers(g.stream()));
+                new.set_span(g.span());
+                TokenTree::Group(new)
+            }
+            tt => tt.clone(),
+        });
+        k += 1;
+    }
+    out.into_iter().collect()
+}
+
+/// Whether `tokens` call `line!()`.
+fn calls_line(tokens: &TokenStream) -> bool {
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    tokens.iter().enumerate().any(|(k, tt)| match tt {
+        TokenTree::Ident(i) => {
+            i == "line"
+                && matches!(tokens.get(k + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!')
+        }
+        TokenTree::Group(g) => calls_line(&g.stream()),
+        _ => false,
+    })
+}
+
+/// Whether `attrs` derive `Debug`.
+fn derives_debug(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        a.path().is_ident("derive")
+            && a.parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+                .is_ok_and(|paths| {
+                    paths
+                        .iter()
+                        .any(|p| p.segments.last().is_some_and(|s| s.ident == "Debug"))
+                })
+    })
+}
+
+/// Drops the doc attributes (`///`, `//!`, `/** */`, `#[doc = "..."]`)
+/// from `tokens`; `dropped` receives the spans of their literals. (A
+/// macro's `#[doc = $text]` pattern stays.)
+fn strip_docs(tokens: TokenStream, dropped: &mut Vec<Span>) -> TokenStream {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut k = 0;
+    while k < tokens.len() {
+        if let TokenTree::Punct(hash) = &tokens[k] {
+            let bang = matches!(tokens.get(k + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!');
+            let at = k + 1 + usize::from(bang);
+            if hash.as_char() == '#' {
+                if let Some(TokenTree::Group(g)) = tokens.get(at) {
+                    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                    let is_doc = g.delimiter() == Delimiter::Bracket
+                        && matches!(inner.first(), Some(TokenTree::Ident(i)) if i == "doc")
+                        && matches!(inner.get(1), Some(TokenTree::Punct(p)) if p.as_char() == '=')
+                        && inner.len() == 3
+                        && matches!(inner[2], TokenTree::Literal(_));
+                    if is_doc {
+                        dropped.extend(inner.get(2).map(TokenTree::span));
+                        k = at + 1;
+                        continue;
+                    }
+                }
+            }
+        }
+        out.push(match &tokens[k] {
+            TokenTree::Group(g) => {
+                let mut new = Group::new(g.delimiter(), strip_docs(g.stream(), dropped));
+                new.set_span(g.span());
+                TokenTree::Group(new)
+            }
+            tt => tt.clone(),
+        });
+        k += 1;
+    }
+    out.into_iter().collect()
+}
+
 impl<'a> Walker<'a> {
     fn new(mode: Mode, opts: &'a Options, global: &'a BTreeMap<String, String>) -> Walker<'a> {
         Walker {
@@ -240,6 +408,13 @@ impl<'a> Walker<'a> {
             traits: BTreeSet::new(),
             trait_impls: Vec::new(),
             rewritten: Vec::new(),
+            spaced: BTreeSet::new(),
+            line_in_macro: false,
+            impl_self: None,
+            impl_inherent: false,
+            assoc: assoc::AssocStats::default(),
+            assoc_names: BTreeMap::new(),
+            assoc_types: BTreeSet::new(),
             error: None,
         }
     }
@@ -255,6 +430,7 @@ impl<'a> Walker<'a> {
 
     fn define(&mut self, ident: &Ident, class: Class) {
         if self.mode == Mode::Global {
+            *self.assoc.def_sites.entry(name_of(ident)).or_default() += 1;
             self.defined
                 .entry(name_of(ident))
                 .or_default()
@@ -349,6 +525,22 @@ impl<'a> Walker<'a> {
                     }
                 }
                 TokenTree::Group(g) => self.pin(&g.stream()),
+                // `log!("{score}")`: the macro may format it.
+                TokenTree::Literal(l) => {
+                    if let Lit::Str(s) = Lit::new(l.clone()) {
+                        for name in format::inline_names(&s.value()) {
+                            match self.mode {
+                                Mode::Global => {
+                                    self.kept.insert(name);
+                                }
+                                Mode::Context => {
+                                    self.ctx.pinned.insert(name);
+                                }
+                                Mode::Apply => {}
+                            }
+                        }
+                    }
+                }
                 _ => {}
             }
             prev_dollar = matches!(&tt, TokenTree::Punct(p) if p.as_char() == '$');
@@ -424,6 +616,20 @@ impl<'a> Walker<'a> {
             .last()
             .map(|s| s.ident.to_string())
             .unwrap_or_default();
+        // A macro's name is never renamed (nor a `use ... as` alias of it);
+        // the modules of its path are.
+        if self.mode == Mode::Global {
+            self.kept.insert(name.clone());
+        }
+        let segments = mac.path.segments.len();
+        for s in mac
+            .path
+            .segments
+            .iter_mut()
+            .take(segments.saturating_sub(1))
+        {
+            self.other(&mut s.ident, true);
+        }
         if let Some(&(_, fmt)) = EXPR_MACROS.iter().find(|(n, _)| *n == name) {
             if name == "vec" {
                 if let Ok((mut a, semi, mut b)) =
@@ -463,7 +669,7 @@ impl<'a> Walker<'a> {
                         mac.tokens = args.to_token_stream();
                     }
                 }
-                Err(_) => self.pin(&mac.tokens.clone()),
+                Err(_) => self.unparsed(mac),
             }
             return;
         }
@@ -476,96 +682,26 @@ impl<'a> Walker<'a> {
             }
             return;
         }
+        self.unparsed(mac);
+    }
+
+    /// A macro invocation whose body is not parsed: its names are kept,
+    /// `line!()` in it becomes the input's line, and unless no program can
+    /// print its text, the printer keeps its source's spacing.
+    fn unparsed(&mut self, mac: &mut Macro) {
         self.pin(&mac.tokens.clone());
-    }
-
-    /// Renames the inline arguments of a format string.
-    fn format_string(&mut self, s: &mut syn::LitStr) {
-        let old = s.token().to_string();
-        let span = s.span();
-        let b: Vec<char> = old.chars().collect();
-        let mut out = String::with_capacity(old.len());
-        let mut i = 0;
-        while i < b.len() {
-            let c = b[i];
-            if c == '{' && b.get(i + 1) == Some(&'{') {
-                out.push_str("{{");
-                i += 2;
-                continue;
-            }
-            if c == '}' && b.get(i + 1) == Some(&'}') {
-                out.push_str("}}");
-                i += 2;
-                continue;
-            }
-            if c != '{' {
-                out.push(c);
-                i += 1;
-                continue;
-            }
-            let Some(close) = (i + 1..b.len()).find(|&j| b[j] == '}') else {
-                self.fail(span, &old, "an unclosed `{` in a format string");
-                return;
-            };
-            let inner: String = b[i + 1..close].iter().collect();
-            let (arg, spec) = match inner.find(':') {
-                Some(k) => (&inner[..k], Some(&inner[k + 1..])),
-                None => (inner.as_str(), None),
-            };
-            out.push('{');
-            out.push_str(&self.format_name(arg.trim(), span));
-            if let Some(spec) = spec {
-                out.push(':');
-                // `name$` in the width or the precision.
-                let mut word = String::new();
-                for ch in spec.chars() {
-                    if ch.is_alphanumeric() || ch == '_' {
-                        word.push(ch);
-                    } else {
-                        if ch == '$' && !word.is_empty() {
-                            let renamed = self.format_name(&word, span);
-                            out.push_str(&renamed);
-                        } else {
-                            out.push_str(&word);
-                        }
-                        word.clear();
-                        out.push(ch);
-                    }
-                }
-                out.push_str(&word);
-            }
-            out.push('}');
-            i = close + 1;
+        if self.mode != Mode::Apply {
+            return;
         }
-        if out != old && self.mode == Mode::Apply {
-            let lit = out
-                .parse::<TokenStream>()
-                .ok()
-                .and_then(|ts| ts.into_iter().next())
-                .and_then(|tt| match tt {
-                    TokenTree::Literal(l) => Some(l),
-                    _ => None,
-                });
-            match lit.map(Lit::new) {
-                Some(Lit::Str(new)) => {
-                    self.rewritten.push((old, out));
-                    *s = new;
-                }
-                _ => self.fail(span, &old, "the renamed format string does not parse"),
-            }
+        let Some(last) = mac.path.segments.last() else {
+            return;
+        };
+        let name = last.ident.to_string();
+        if !TEXTLESS_MACROS.contains(&name.as_str()) {
+            self.spaced.insert(print::at(last.ident.span()));
         }
-    }
-
-    fn format_name(&mut self, arg: &str, span: proc_macro2::Span) -> String {
-        let is_name = arg
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_')
-            && arg != "_";
-        if is_name {
-            self.resolve_name(arg, span)
-        } else {
-            arg.to_string()
+        if name != "stringify" {
+            mac.tokens = with_line_numbers(mac.tokens.clone());
         }
     }
 
@@ -600,6 +736,20 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// A struct, enum or union named `ident`.
+    fn adt(&mut self, ident: &Ident) {
+        *self.assoc.adt_sites.entry(name_of(ident)).or_default() += 1;
+    }
+
+    /// Keeps the names of `fields` (a derived `Debug` prints them).
+    fn keep_fields(&mut self, fields: &syn::Fields) {
+        for f in fields {
+            if let Some(i) = &f.ident {
+                self.kept.insert(name_of(i));
+            }
+        }
+    }
+
     fn fields(&mut self, fields: &syn::Fields) {
         for f in fields {
             if let Some(i) = &f.ident {
@@ -612,6 +762,13 @@ impl<'a> Walker<'a> {
 impl VisitMut for Walker<'_> {
     fn visit_item_mut(&mut self, item: &mut Item) {
         if self.mode == Mode::Context {
+            // A `macro_rules!` inside a function may name its locals.
+            if let Item::Macro(m) = item {
+                if m.mac.path.is_ident("macro_rules") {
+                    let tokens = m.mac.tokens.clone();
+                    self.pin(&tokens);
+                }
+            }
             return;
         }
         if let Item::Macro(m) = item {
@@ -621,6 +778,7 @@ impl VisitMut for Walker<'_> {
                         self.kept.insert(name_of(i));
                     }
                 }
+                self.line_in_macro |= calls_line(&m.mac.tokens);
                 let tokens = m.mac.tokens.clone();
                 self.pin(&tokens);
                 return;
@@ -634,11 +792,17 @@ impl VisitMut for Walker<'_> {
                 }
                 Item::Struct(s) => {
                     self.define(&s.ident, Class::Types);
+                    self.adt(&s.ident);
                     self.generics(&s.generics);
                     self.fields(&s.fields);
+                    if !self.opts.rename_debug && derives_debug(&s.attrs) {
+                        self.kept.insert(name_of(&s.ident));
+                        self.keep_fields(&s.fields);
+                    }
                 }
                 Item::Union(u) => {
                     self.define(&u.ident, Class::Types);
+                    self.adt(&u.ident);
                     self.generics(&u.generics);
                     for f in &u.fields.named {
                         if let Some(i) = &f.ident {
@@ -648,10 +812,16 @@ impl VisitMut for Walker<'_> {
                 }
                 Item::Enum(e) => {
                     self.define(&e.ident, Class::Types);
+                    self.adt(&e.ident);
                     self.generics(&e.generics);
+                    let debug = !self.opts.rename_debug && derives_debug(&e.attrs);
                     for v in &e.variants {
                         self.define(&v.ident, Class::Variants);
                         self.fields(&v.fields);
+                        if debug {
+                            self.kept.insert(name_of(&v.ident));
+                            self.keep_fields(&v.fields);
+                        }
                     }
                 }
                 Item::Trait(t) => {
@@ -717,6 +887,16 @@ impl VisitMut for Walker<'_> {
                 ImplItem::Fn(f) => {
                     self.define(&f.sig.ident, Class::Functions);
                     self.generics(&f.sig.generics);
+                    if self.impl_inherent {
+                        let ty = self.impl_self.clone().unwrap_or(assoc::UNRESOLVED.into());
+                        let entry = self
+                            .assoc
+                            .inherent
+                            .entry(name_of(&f.sig.ident))
+                            .or_default();
+                        entry.0 += 1;
+                        entry.1.insert(ty);
+                    }
                 }
                 ImplItem::Const(c) => self.define(&c.ident, Class::Constants),
                 ImplItem::Type(t) => self.define(&t.ident, Class::Types),
@@ -744,6 +924,63 @@ impl VisitMut for Walker<'_> {
     fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
         self.visit_visibility_mut(&mut f.vis);
         self.walk_fn_body(&mut f.sig, Some(&mut f.block));
+        if self.mode == Mode::Apply && self.impl_inherent {
+            let on_eligible = self
+                .impl_self
+                .as_ref()
+                .is_some_and(|t| self.assoc_types.contains(t));
+            if let Some(new) = self.assoc_names.get(&name_of(&f.sig.ident)) {
+                if on_eligible {
+                    f.sig.ident = Ident::new(new, f.sig.ident.span());
+                }
+            }
+        }
+    }
+
+    fn visit_item_impl_mut(&mut self, i: &mut syn::ItemImpl) {
+        let ty = match &*i.self_ty {
+            syn::Type::Path(p) if p.qself.is_none() => {
+                p.path.segments.last().map(|s| name_of(&s.ident))
+            }
+            _ => None,
+        };
+        let saved = (self.impl_self.take(), self.impl_inherent);
+        self.impl_self = ty;
+        self.impl_inherent = i.trait_.is_none();
+        visit_mut::visit_item_impl_mut(self, i);
+        (self.impl_self, self.impl_inherent) = saved;
+    }
+
+    fn visit_path_mut(&mut self, p: &mut syn::Path) {
+        let n = p.segments.len();
+        if n < 2 {
+            visit_mut::visit_path_mut(self, p);
+            return;
+        }
+        let name = name_of(&p.segments[n - 1].ident);
+        let prefix = name_of(&p.segments[n - 2].ident);
+        let prefix = if prefix == "Self" {
+            self.impl_self.clone().unwrap_or(assoc::UNRESOLVED.into())
+        } else {
+            prefix
+        };
+        if self.mode == Mode::Global {
+            let entry = self.assoc.qualified.entry(name).or_default();
+            entry.0 += 1;
+            entry.1.insert(prefix);
+            visit_mut::visit_path_mut(self, p);
+            return;
+        }
+        let new = self
+            .assoc_names
+            .get(&name)
+            .filter(|_| self.assoc_types.contains(&prefix))
+            .cloned();
+        visit_mut::visit_path_mut(self, p);
+        if let (Some(new), Mode::Apply) = (new, self.mode) {
+            let last = &mut p.segments[n - 1].ident;
+            *last = Ident::new(&new, last.span());
+        }
     }
 
     fn visit_trait_item_fn_mut(&mut self, f: &mut syn::TraitItemFn) {
@@ -758,6 +995,30 @@ impl VisitMut for Walker<'_> {
         self.process_macro(mac);
     }
 
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::Macro(m) = e {
+            let p = &m.mac.path;
+            let std_path = p.segments.len() == 1
+                || (p.segments.len() == 2
+                    && matches!(p.segments[0].ident.to_string().as_str(), "std" | "core"));
+            let is_line = std_path
+                && p.segments.last().is_some_and(|s| s.ident == "line")
+                && m.mac.tokens.is_empty();
+            if is_line {
+                // The output is one line: `line!()` would be 1.
+                if self.mode == Mode::Apply {
+                    let span = m.mac.path.span();
+                    *e = Expr::Lit(syn::ExprLit {
+                        attrs: std::mem::take(&mut m.attrs),
+                        lit: Lit::new(line_literal(span)),
+                    });
+                }
+                return;
+            }
+        }
+        visit_mut::visit_expr_mut(self, e);
+    }
+
     fn visit_ident_mut(&mut self, i: &mut Ident) {
         self.other(i, true);
     }
@@ -769,6 +1030,9 @@ impl VisitMut for Walker<'_> {
     }
 
     fn visit_expr_method_call_mut(&mut self, e: &mut ExprMethodCall) {
+        if self.mode == Mode::Global {
+            self.assoc.method_called.insert(name_of(&e.method));
+        }
         self.visit_expr_mut(&mut e.receiver);
         self.other(&mut e.method, false);
         if let Some(t) = &mut e.turbofish {
@@ -780,6 +1044,15 @@ impl VisitMut for Walker<'_> {
     }
 
     fn visit_expr_path_mut(&mut self, e: &mut ExprPath) {
+        if let (Some(_), Some(last), Mode::Global) = (&e.qself, e.path.segments.last(), self.mode) {
+            // `<T>::N`, `<T as Trait>::N`: not resolved here.
+            let entry = self
+                .assoc
+                .qualified
+                .entry(name_of(&last.ident))
+                .or_default();
+            entry.1.insert(assoc::UNRESOLVED.into());
+        }
         let p = &mut e.path;
         if e.qself.is_none()
             && p.leading_colon.is_none()
@@ -976,10 +1249,24 @@ impl NameSource {
 /// When `src` does not parse, or a rename fails: the message names the
 /// identifier and its line.
 pub fn minify(src: &str, opts: &Options) -> Result<Minified, String> {
-    let mut file = syn::parse_file(src).map_err(|e| {
+    let parsed = syn::parse_file(src).map_err(|e| {
         let at = e.span().start();
         format!("line {}:{}: cannot parse: {e}", at.line, at.column + 1)
     })?;
+    // Doc comments are no part of the program: dropped before anything else
+    // (the string check then skips the `#[doc = "..."]` literals).
+    let mut doc_spans = Vec::new();
+    let tokens = strip_docs(parsed.to_token_stream(), &mut doc_spans);
+    let mut file: syn::File = syn::parse2(tokens).map_err(|e| {
+        format!(
+            "line {}: cannot parse once the doc comments are dropped: {e}",
+            line_of(e.span())
+        )
+    })?;
+    let dropped: Vec<usize> = doc_spans
+        .iter()
+        .map(|s| checks::offset(src, s.start().line, s.start().column))
+        .collect();
     let empty = BTreeMap::new();
     let mut g = Walker::new(Mode::Global, opts, &empty);
     g.visit_file_mut(&mut file);
@@ -1016,20 +1303,49 @@ pub fn minify(src: &str, opts: &Options) -> Result<Minified, String> {
     if !opts.classes.contains(&Class::Locals) {
         forbidden.extend(g.local_names.iter().cloned());
     }
-    let mut sorted = renamable.clone();
+    // Std's names on the program's own types (`Grid::new`): minify/assoc.rs.
+    let std_names: BTreeSet<String> = STD_NAMES.lines().map(str::to_string).collect();
+    let trait_items: BTreeSet<String> = g
+        .trait_impls
+        .iter()
+        .flat_map(|(_, names)| names.iter().cloned())
+        .collect();
+    let assoc_candidates = if opts.classes.contains(&Class::Functions) {
+        g.assoc.candidates(&std_names, &g.kept, &trait_items)
+    } else {
+        Vec::new()
+    };
+    let assoc_types: BTreeSet<String> = g
+        .assoc
+        .adt_sites
+        .keys()
+        .filter(|t| g.assoc.eligible_type(t, &std_names))
+        .cloned()
+        .collect();
+    let mut sorted: Vec<(&String, usize, bool)> =
+        renamable.iter().map(|&(n, c)| (n, c, false)).collect();
+    sorted.extend(assoc_candidates.iter().map(|(n, c)| (n, *c, true)));
     sorted.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     let mut lower = NameSource::new(false);
     let mut upper = NameSource::new(true);
     let mut global = BTreeMap::new();
-    for (name, _) in sorted {
+    let mut assoc_names = BTreeMap::new();
+    for (name, _, is_assoc) in sorted {
         let source = if is_binding_name(name) {
             &mut lower
         } else {
             &mut upper
         };
-        global.insert(name.clone(), source.next_free(&forbidden));
+        let new = source.next_free(&forbidden);
+        if is_assoc {
+            assoc_names.insert(name.clone(), new);
+        } else {
+            global.insert(name.clone(), new);
+        }
     }
     let mut a = Walker::new(Mode::Apply, opts, &global);
+    a.assoc_names = assoc_names;
+    a.assoc_types = assoc_types;
     a.visit_file_mut(&mut file);
     if let Some(e) = a.error {
         return Err(e);
@@ -1040,132 +1356,23 @@ pub fn minify(src: &str, opts: &Options) -> Result<Minified, String> {
         file.attrs
             .insert(0, syn::parse_quote!(#![allow(nonstandard_style)]));
     }
-    let mut text = print(file.to_token_stream());
+    // A `line!()` in a `macro_rules!` body gives its invocation's line:
+    // then every token stays on its line.
+    let printed = print::print_mapped(
+        file.to_token_stream(),
+        &a.spaced,
+        a.line_in_macro,
+        opts.trailing_commas,
+    );
+    checks::check_strings(src, &printed, &a.rewritten, &dropped)?;
+    checks::check_parses(&printed)?;
+    let mut text = printed.text.clone();
     text.push('\n');
-    check_strings(src, &text, &a.rewritten)?;
-    if let Err(e) = syn::parse_file(&text) {
-        let at = e.span().start();
-        return Err(format!(
-            "the renamed program does not parse (output line {}:{}): {e}",
-            at.line,
-            at.column + 1
-        ));
-    }
     Ok(Minified {
         text,
+        printed,
         renamed: global,
     })
-}
-
-/// Every string literal of `after` must be the one of `before`, except the
-/// format strings rewritten.
-fn check_strings(before: &str, after: &str, rewritten: &[(String, String)]) -> Result<(), String> {
-    let lits = |t: &str| -> Result<Vec<String>, String> {
-        Ok(crate::string_literals(t)?
-            .iter()
-            .map(|l| t[l.start..l.end].to_string())
-            .collect())
-    };
-    let (b, a) = (lits(before)?, lits(after)?);
-    if b.len() != a.len() {
-        return Err(format!(
-            "the renamed program has {} string literals, the original {}",
-            a.len(),
-            b.len()
-        ));
-    }
-    for (x, y) in b.iter().zip(&a) {
-        if x != y && !rewritten.iter().any(|(o, n)| o == x && n == y) {
-            return Err(format!("a string literal changed: {x} became {y}"));
-        }
-    }
-    Ok(())
-}
-
-/// Two punctuation characters that make one token when written together.
-fn fuses(a: char, b: char) -> bool {
-    matches!(
-        (a, b),
-        ('<', '<' | '=' | '-')
-            | ('>', '=')
-            | ('=', '=' | '>')
-            | ('!', '=')
-            | ('-', '>' | '=')
-            | ('+' | '*' | '%' | '^', '=')
-            | ('/', '=' | '/' | '*')
-            | ('*', '/')
-            | ('&', '=')
-            | ('|', '=')
-            | (':', ':')
-            | ('.', '.')
-            | ('#', '#')
-    )
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Last {
-    Start,
-    Word,
-    Punct(char, Spacing),
-    Open,
-}
-
-/// Prints tokens with a space only where two would otherwise fuse.
-pub fn print(ts: TokenStream) -> String {
-    let mut out = String::new();
-    let mut last = Last::Start;
-    print_into(ts, &mut out, &mut last);
-    out
-}
-
-fn print_into(ts: TokenStream, out: &mut String, last: &mut Last) {
-    for tt in ts {
-        match tt {
-            TokenTree::Ident(i) => {
-                if matches!(*last, Last::Word) {
-                    out.push(' ');
-                }
-                // `'a` is a quote then an identifier: keep them together.
-                out.push_str(&i.to_string());
-                *last = Last::Word;
-            }
-            TokenTree::Literal(l) => {
-                let s = l.to_string();
-                if matches!(*last, Last::Word) || matches!(*last, Last::Punct('\'', _)) {
-                    out.push(' ');
-                }
-                out.push_str(&s);
-                *last = Last::Word;
-            }
-            TokenTree::Punct(p) => {
-                let c = p.as_char();
-                match *last {
-                    Last::Punct(a, Spacing::Alone) if fuses(a, c) => out.push(' '),
-                    Last::Word if c == '\'' => out.push(' '),
-                    _ => {}
-                }
-                out.push(c);
-                *last = Last::Punct(c, p.spacing());
-            }
-            TokenTree::Group(g) => {
-                let (open, close) = match g.delimiter() {
-                    Delimiter::Parenthesis => ("(", ")"),
-                    Delimiter::Brace => ("{", "}"),
-                    Delimiter::Bracket => ("[", "]"),
-                    Delimiter::None => ("", ""),
-                };
-                out.push_str(open);
-                if !open.is_empty() {
-                    *last = Last::Open;
-                }
-                print_into(g.stream(), out, last);
-                out.push_str(close);
-                if !close.is_empty() {
-                    *last = Last::Open;
-                }
-            }
-        }
-    }
 }
 
 /// The line of the first token of `node` (for messages).
@@ -1179,8 +1386,12 @@ mod tests {
     use std::path::PathBuf;
     use std::process::Command;
 
+    /// Every rename, what a derived `Debug` prints included.
     fn all() -> Options {
-        Options::default()
+        Options {
+            rename_debug: true,
+            ..Options::default()
+        }
     }
 
     fn renamed(src: &str) -> String {
@@ -1458,6 +1669,213 @@ fn main() { let input_value = 3; println!("{} {}", twice!(input_value + helper_v
         assert_eq!(
             text,
             "fn f<'a>(x:&'a[u8],y:i32)->bool{let z=y< -1;let w=&&y;let r=0..=3;x.len()as i32>y&&z||**w==0&&r.contains(&1)&&b\"q\"[0]==b'q'}"
+        );
+    }
+
+    #[test]
+    fn doc_comments_are_dropped_before_the_string_check() {
+        let src = "//! The crate.\n/// A function.\n/** A block doc. */\n#[doc = \"explicit\"]\nfn answer() -> u32 {\n    //! inner\n    42\n}\n/// On a field too.\nstruct Holder {\n    /// The value.\n    value: u32,\n}\nfn main() {\n    let h = Holder { value: answer() };\n    println!(\"{} {}\", h.value, \"kept\");\n}\n";
+        let text = same_behaviour("docs", src);
+        for gone in ["crate", "function", "block", "explicit", "inner", "field"] {
+            assert!(!text.contains(gone), "{gone} left in {text}");
+        }
+        assert!(!words(&text).contains("answer"), "{text}");
+    }
+
+    #[test]
+    fn inline_arguments_in_unparsed_macros_keep_their_names() {
+        let src = r#"
+macro_rules! say { ($($t:tt)*) => { println!($($t)*) } }
+const BONUS: u32 = 7;
+fn main() {
+    let score = 12;
+    let width = 5;
+    let other = 3;
+    say!("{score} {BONUS} [{other:>width$}] {}", score + other);
+}"#;
+        let text = same_behaviour("unparsed_format", src);
+        for kept in ["score", "BONUS", "width"] {
+            assert!(words(&text).contains(kept), "{kept} renamed in {text}");
+        }
+    }
+
+    #[test]
+    fn a_macro_rules_in_a_function_keeps_the_locals_it_names() {
+        let src = "fn main() { let total = 5; macro_rules! show { () => { println!(\"{}\", total) } } show!(); }";
+        let text = same_behaviour("nested_macro_rules", src);
+        assert!(words(&text).contains("total"), "{text}");
+    }
+
+    #[test]
+    fn derived_debug_prints_the_same_unless_renamed_on_purpose() {
+        let src = r#"
+#[derive(Debug, Clone, Copy)]
+enum Direction { Up, Left }
+#[derive(Debug)]
+struct Order { unit: u32, towards: Direction }
+#[derive(Debug)]
+struct Wrapper(u32);
+struct Quiet { hidden_field: u32 }
+fn main() {
+    let q = Quiet { hidden_field: 1 };
+    println!("{:?} {:?}", Direction::Up, Direction::Left);
+    println!("{:?} {:?} {}", Order { unit: q.hidden_field, towards: Direction::Left }, Wrapper(2), q.hidden_field);
+}"#;
+        let default = minify(src, &Options::default()).unwrap().text;
+        let expected = run("debug_orig", src);
+        assert_eq!(run("debug_new", &default), expected, "{default}");
+        let w = words(&default);
+        for kept in ["Up", "Left", "Order", "unit", "towards", "Wrapper"] {
+            assert!(w.contains(kept), "{kept} renamed in {default}");
+        }
+        assert!(!w.contains("hidden_field"), "{default}");
+        let renamed = minify(src, &all()).unwrap().text;
+        assert_ne!(run("debug_renamed", &renamed), expected, "{renamed}");
+        assert!(!words(&renamed).contains("towards"), "{renamed}");
+    }
+
+    #[test]
+    fn line_numbers_stringify_and_float_ranges_print_the_same() {
+        let src = r#"
+macro_rules! show { ($($t:tt)*) => { println!("{} = {:?}", stringify!($($t)*), $($t)*) } }
+macro_rules! here { ($label:expr, $line:expr) => { println!("{} at {}", $label, $line) } }
+fn main() {
+    let r = 0. ..1.;
+    let first = 2;
+    println!("{:?} {}", r, line!());
+    here!("marker", line!());
+    println!("{}", stringify!(first + 1 == 3));
+    show!(first * 3 + 1);
+}"#;
+        let text = same_behaviour("line_stringify", src);
+        assert!(text.contains("7u32") && text.contains("8u32"), "{text}");
+    }
+
+    #[test]
+    fn check_names_the_input_line_and_identifier_of_a_compile_error() {
+        if Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            eprintln!("skipped: no rustc");
+            return;
+        }
+        let input = "fn main() {\n    let value = 1;\n    println!(\"{}\", value);\n}\n";
+        assert!(
+            check_compiles(input, &minify(input, &all()).unwrap().printed)
+                .unwrap()
+                .is_none()
+        );
+        // An output whose third line names what the input does not define.
+        let broken = input.replace("\"{}\", value", "\"{}\", missing_name");
+        let file = syn::parse_file(&broken).unwrap();
+        let printed = print::print_mapped(file.to_token_stream(), &BTreeSet::new(), false, false);
+        let e = check_compiles(input, &printed).unwrap_err();
+        assert!(e.starts_with("line 3: cannot rename `missing_name`"), "{e}");
+        // An input that does not compile: a warning, not a refusal.
+        let w = check_compiles("fn main() { nothing_here(); }", &printed).unwrap();
+        assert!(w.is_some_and(|w| w.contains("the input does not compile")));
+    }
+
+    #[test]
+    fn string_check_failures_name_the_input_line() {
+        let before = "fn main() {\n    let a = \"one\";\n    let b = \"two\";\n}\n";
+        let after = "fn main(){let a=\"one\";let b=\"2\";}";
+        let file = syn::parse_file(after).unwrap();
+        let printed = print::print_mapped(file.to_token_stream(), &BTreeSet::new(), false, false);
+        let e = checks::check_strings(before, &printed, &[], &[]).unwrap_err();
+        assert!(e.starts_with("line 3: cannot rename `\"two\"`"), "{e}");
+    }
+
+    #[test]
+    fn a_line_macro_in_a_macro_rules_body_keeps_every_token_on_its_line() {
+        let src = "macro_rules! here {\n    () => { line!() };\n}\nfn main() {\n    let first = here!();\n\n    println!(\"{} {}\", first, here!());\n}\n";
+        let text = same_behaviour("line_in_macro_rules", src);
+        assert_eq!(text.lines().count(), src.lines().count(), "{text}");
+    }
+
+    #[test]
+    fn macro_names_and_their_aliases_are_kept_and_their_paths_renamed() {
+        let src = r#"
+mod helpers {
+    #[macro_export]
+    macro_rules! double_it { ($e:expr) => { $e * 2 } }
+    pub use crate::double_it as twice;
+}
+fn main() { println!("{} {}", helpers::twice!(4), crate::helpers::twice!(5)); }"#;
+        let text = same_behaviour("macro_alias", src);
+        assert!(
+            words(&text).contains("twice") && !words(&text).contains("helpers"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn trailing_commas_go_where_they_mean_nothing() {
+        let src = r#"
+struct Pair { left: u8, right: u8, }
+fn sum(a: u8, b: u8,) -> u8 { a + b }
+fn main() {
+    let one = (7u8,);
+    let mut two = (1u8,);
+    let r = &mut (two.0,);
+    r.0 += 1;
+    two.0 += r.0;
+    let p = Pair { left: 1, right: 2, };
+    let v = [p.left, p.right,];
+    let total = 'done: { break 'done (sum(v[0], v[1],),); };
+    macro_rules! count { ($($x:expr,)*) => { 0 $(+ { let _ = $x; 1 })* } }
+    println!("{:?} {:?} {} {:?} {}", one, two, p.left * 10 + p.right, total, count!(1, 2,));
+}"#;
+        let text = same_behaviour("trailing_commas", src);
+        for gone in [",}", ",]", "b:u8,)", "[1],)"] {
+            assert!(!text.contains(gone), "{gone} in {text}");
+        }
+        for kept in ["(7u8,)", "(1u8,)", "mut(", "[1]),)", "2,)", "expr,)"] {
+            assert!(text.contains(kept), "{kept} not in {text}");
+        }
+        let opts = Options {
+            trailing_commas: false,
+            ..all()
+        };
+        assert!(minify(src, &opts).unwrap().text.contains(",}"));
+    }
+
+    #[test]
+    fn std_names_are_renamed_on_the_programs_own_types_only() {
+        let src = r#"
+struct Point { x: i32 }
+impl Point {
+    fn new(x: i32) -> Point { Point { x } }
+    fn first() -> Point { Self::new(1) }
+}
+struct Lines { n: usize }
+impl Lines { fn new() -> Lines { Lines { n: 2 } } }
+enum Shape { Dot }
+impl Shape { fn new() -> Shape { Shape::Dot } fn area(&self) -> i32 { 0 } }
+fn main() {
+    let v: Vec<Point> = (3..5).map(Point::new).collect();
+    let mut w = Vec::new();
+    w.push(Point::first().x + Lines::new().n as i32 + Shape::new().area());
+    println!("{} {} {:?}", v[0].x, v[1].x, w);
+}"#;
+        let text = same_behaviour("assoc_std_names", src);
+        assert!(text.contains("Vec::new()"), "{text}");
+        assert_eq!(text.matches("::new").count(), 2, "{text}");
+    }
+
+    #[test]
+    fn a_std_name_called_as_a_method_or_through_an_alias_is_kept() {
+        let src = r#"
+struct Grid { cells: usize }
+impl Grid { fn new() -> Grid { Grid { cells: 4 } } fn with(self, c: usize) -> Grid { Grid { cells: c } } }
+type G = Grid;
+fn main() { let g = G::new(); println!("{} {}", g.cells, Grid::new().with(2).cells); }"#;
+        let text = same_behaviour("assoc_kept", src);
+        assert!(
+            text.contains("::new()") && text.contains(".with("),
+            "{text}"
         );
     }
 }
