@@ -1,6 +1,9 @@
 //! `referee`: runs Othello matches between bot processes under CodinGame's
 //! rules. See docs/referee.md.
 
+mod analysis_file;
+mod analyze;
+mod analyze_command;
 mod bot;
 mod cli;
 mod display;
@@ -69,6 +72,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
         Some(cli::Command::Report(r)) => return report::write(&r.files, &r.output),
         Some(cli::Command::Summary(s)) => return summary_command(s),
         Some(cli::Command::Tournament(t)) => return tournament::run(t),
+        Some(cli::Command::Analyze(a)) => return analyze_command::run(a),
         None => {}
     }
     if let Some(spec) = &args.replay {
@@ -324,7 +328,7 @@ fn summary_command(args: &cli::SummaryArgs) -> Result<(), String> {
     }
     // The games go by one at a time: only their tally is kept.
     let mut tally = summary::Tally::default();
-    let m = merge::stream(&args.files, |_, _, r| tally.add(&r))?;
+    let m = merge::stream(&args.files, |_, _, _, r| tally.add(&r))?;
     let gaps = m.gaps();
     if !gaps.is_empty() {
         let what = gaps.describe(m.games.len());

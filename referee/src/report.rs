@@ -40,7 +40,7 @@ pub fn write(files: &[PathBuf], output: &Path) -> Result<(), String> {
     let mut numbers = Numbers::default();
     // Where each game is: its number, its file, the offset of its line.
     let mut places: Vec<(usize, usize, u64)> = Vec::new();
-    let m = merge::stream(files, |file, offset, r| {
+    let m = merge::stream(files, |file, _, offset, r| {
         numbers.add(&r);
         places.push((r.game, file, offset));
     })?;
