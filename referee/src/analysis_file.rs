@@ -14,10 +14,10 @@
 use crate::analyze::Settings;
 use crate::record::{GameRecord, Header, Shard, Side};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The header of an analysis file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -263,7 +263,7 @@ pub struct Merged {
 /// # Errors
 /// A file that cannot be read (with its line), of another match, judged at
 /// other settings than the first, or a game in two files.
-pub fn merge(files: &[std::path::PathBuf], games: &Header) -> Result<Merged, String> {
+pub fn merge(files: &[PathBuf], games: &Header) -> Result<Merged, String> {
     let mut out: Option<Merged> = None;
     for (i, path) in files.iter().enumerate() {
         let f = read(path, false)?;
@@ -298,6 +298,82 @@ pub fn merge(files: &[std::path::PathBuf], games: &Header) -> Result<Merged, Str
         }
     }
     out.ok_or_else(|| "no analysis file given".into())
+}
+
+/// The analysis of a match's games, checked against them as they go by.
+#[derive(Debug)]
+pub struct Matcher {
+    paths: Vec<PathBuf>,
+    merged: Merged,
+    analysed: BTreeSet<usize>,
+    error: Option<String>,
+}
+
+impl Matcher {
+    /// The analysis of the games files `files`: the files `given`, else
+    /// the analysis beside the first games file if it exists (said on
+    /// stderr), else none.
+    ///
+    /// # Errors
+    /// As [`merge`].
+    pub fn for_games(files: &[PathBuf], given: &[PathBuf]) -> Result<Option<Matcher>, String> {
+        let paths = if given.is_empty() {
+            let beside = crate::analyze_command::default_output(&files[0], None);
+            if !beside.is_file() {
+                return Ok(None);
+            }
+            eprintln!("referee: using the analysis {}", beside.display());
+            vec![beside]
+        } else {
+            given.to_vec()
+        };
+        let header: Header = crate::games_file::header(&files[0], Header::KIND)?;
+        let merged = merge(&paths, &header)?;
+        Ok(Some(Matcher {
+            paths,
+            merged,
+            analysed: BTreeSet::new(),
+            error: None,
+        }))
+    }
+
+    /// The analysis of `r`, if there is one and it judged these moves (a
+    /// mismatch is kept for [`Matcher::finish`]).
+    pub fn game(&mut self, r: &GameRecord) -> Option<&GameAnalysis> {
+        let (i, line, g) = self.merged.games.get(&r.game)?;
+        match check_game(&self.paths[*i], *line, g, r) {
+            Ok(()) => {
+                self.analysed.insert(r.game);
+                Some(g)
+            }
+            Err(e) => {
+                self.error.get_or_insert(e);
+                None
+            }
+        }
+    }
+
+    /// The analysis, once every game went by.
+    ///
+    /// # Errors
+    /// A game analysed with other moves, or not among the games.
+    pub fn finish(self) -> Result<Merged, String> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        if let Some((game, (i, line, _))) = self
+            .merged
+            .games
+            .iter()
+            .find(|(g, _)| !self.analysed.contains(g))
+        {
+            return Err(format!(
+                "{}:{line}: game {game} is not in the games files (an analysis of other games)",
+                self.paths[*i].display()
+            ));
+        }
+        Ok(self.merged)
+    }
 }
 
 /// Checks that `analysis` (read at `line` of `path`) judged `record`.

@@ -11,6 +11,7 @@ mod games_file;
 mod ggf;
 mod human;
 mod merge;
+mod mistakes;
 mod openings;
 mod output;
 mod play;
@@ -69,7 +70,7 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
             let t = tournament::read(&r.files)?;
             return tournament_report::write(&t.header, &t.standings, &t.gaps, &r.output);
         }
-        Some(cli::Command::Report(r)) => return report::write(&r.files, &r.output),
+        Some(cli::Command::Report(r)) => return report::write(&r.files, &r.analysis, &r.output),
         Some(cli::Command::Summary(s)) => return summary_command(s),
         Some(cli::Command::Tournament(t)) => return tournament::run(t),
         Some(cli::Command::Analyze(a)) => return analyze_command::run(a),
@@ -328,7 +329,15 @@ fn summary_command(args: &cli::SummaryArgs) -> Result<(), String> {
     }
     // The games go by one at a time: only their tally is kept.
     let mut tally = summary::Tally::default();
-    let m = merge::stream(&args.files, |_, _, _, r| tally.add(&r))?;
+    let mut matcher = analysis_file::Matcher::for_games(&args.files, &args.analysis)?;
+    let mut losses = mistakes::MatchLosses::default();
+    let m = merge::stream(&args.files, |_, _, _, r| {
+        tally.add(&r);
+        if let Some(g) = matcher.as_mut().and_then(|a| a.game(&r)) {
+            losses.add(g);
+        }
+    })?;
+    let analysis = matcher.map(analysis_file::Matcher::finish).transpose()?;
     let gaps = m.gaps();
     if !gaps.is_empty() {
         let what = gaps.describe(m.games.len());
@@ -341,6 +350,9 @@ fn summary_command(args: &cli::SummaryArgs) -> Result<(), String> {
     }
     let s = tally.finish(&m.header);
     output::print(&summary::text(&s));
+    if let Some(a) = &analysis {
+        output::print(&losses.text(&summary::names(&m.header), &a.header.judge.describe()));
+    }
     match &args.json {
         Some(path) => {
             let text = serde_json::to_string_pretty(&s).expect("the summary serializes");
