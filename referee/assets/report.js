@@ -197,7 +197,7 @@ function analysis() {
   $("turning-points").textContent = "Turning points of the decisive games (the move after which the " +
     "judge's value never came back to the loser's side): " +
     PHASES.map((p, k) => `moves ${p}: ${tp[k]}`).join(", ") +
-    `; loser behind from its first judged move: ${a.losses.lost_from_the_start}.`;
+    `; loser behind at every judged position: ${a.losses.lost_from_the_start}.`;
 }
 
 // ---- Rules ------------------------------------------------------------

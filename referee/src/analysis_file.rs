@@ -506,7 +506,7 @@ mod tests {
         assert!(e.contains(":1: judged at other settings (depth 11"), "{e}");
         let mut foreign = games.clone();
         foreign.seed += 1;
-        let e = merge(&[a.clone()], &foreign).unwrap_err();
+        let e = merge(std::slice::from_ref(&a), &foreign).unwrap_err();
         assert!(e.contains(":1: an analysis of another match"), "{e}");
         std::fs::remove_file(&a).unwrap();
         std::fs::remove_file(&b).unwrap();

@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 /// "Analysing a match", for the speed this gives).
 pub const DEFAULT_DEPTH: u32 = 10;
 /// Solve exactly from this many empties when `--exact` is not given.
-pub const DEFAULT_EXACT: u32 = 18;
+pub const DEFAULT_EXACT: u32 = 20;
 /// The deepest `--depth` accepted.
 pub const MAX_DEPTH: u32 = 30;
 /// The most empties `--exact` accepts (a solve of 30 empties takes hours).

@@ -107,7 +107,7 @@ impl MatchLosses {
             .map(|(name, n)| format!("moves {name}: {n}"))
             .collect();
         out += &format!(
-            "Turning points of the decisive games: {}; loser behind from its first move: {}\n",
+            "Turning points of the decisive games: {}; loser behind at every judged position: {}\n",
             tp.join(", "),
             self.lost_from_the_start
         );
@@ -136,27 +136,44 @@ pub fn p1_values(g: &GameAnalysis) -> (Vec<(usize, f64)>, Option<f64>) {
 
 /// The turning point of a game decided on the board: `None` for a draw or
 /// a game decided by a fault; `Some(None)` when the loser's side was below
-/// 0 at every judged position; else the last move after which the judge's
-/// value from the loser's side went from 0 or more to below 0: at the next
-/// judged position, or the final result after the last move.
+/// 0 at every judged position; else the move after which the judge's
+/// value, from the loser's side, went from 0 or more to below 0 for the
+/// last time (and so stayed below to the end).
+///
+/// The value is read at the loser's turns only: before each of its moves
+/// (the position's value), after it (the value of the move played, from
+/// the same searches), then the final result. Comparing positions with the
+/// same side to move keeps the midgame search's tempo bias (its values
+/// zigzag by a disc or two from one side's turn to the other's) out of
+/// the comparison. A fall across a loser's move is that move (a loss of
+/// more than 0); a fall between two of its turns is the winner's move in
+/// between (the first one, if the loser passed nothing), or the loser's
+/// last move when the winner played none after it.
 pub fn turning_point(g: &GameAnalysis) -> Option<Option<TurningPoint>> {
     let winner = g.winner?;
-    let (values, result) = p1_values(g);
+    let (_, result) = p1_values(g);
     let result = result?;
-    let loser_view = |v: f64| if winner == Side::P1 { -v } else { v };
-    let after = values
-        .iter()
-        .skip(1)
-        .map(|&(_, v)| loser_view(v))
-        .chain(std::iter::once(loser_view(result)));
-    let found = values
-        .iter()
-        .zip(after)
-        .enumerate()
-        .filter(|(_, (&(_, before), after))| loser_view(before) >= 0.0 && *after < 0.0)
-        .map(|(i, _)| i)
-        .last();
-    Some(found.map(|i| TurningPoint {
+    let loser = winner.other();
+    let final_loser = if loser == Side::P1 { result } else { -result };
+    // (value, index of the move that leads to the next entry).
+    let mut series: Vec<(f64, usize)> = Vec::new();
+    for (i, m) in g.moves.iter().enumerate().filter(|(_, m)| m.by == loser) {
+        series.push((m.value, i));
+        // After the loser's move: the next move (the winner's) is what
+        // leads on, else this one.
+        let next = if g.moves.get(i + 1).is_some_and(|n| n.by == winner) {
+            i + 1
+        } else {
+            i
+        };
+        series.push((m.played_value, next));
+    }
+    series.push((final_loser, usize::MAX));
+    let fall = series
+        .windows(2)
+        .rposition(|w| w[0].0 >= 0.0 && w[1].0 < 0.0)
+        .map(|k| series[k].1);
+    Some(fall.map(|i| TurningPoint {
         n: g.moves[i].n,
         by: g.moves[i].by,
         loss: g.moves[i].loss,
