@@ -48,11 +48,16 @@ fn main() -> ExitCode {
     // Bots live in their own process groups, out of reach of the
     // terminal's Ctrl-C: kill them before leaving. Finished games are
     // already in --games-out, so --resume continues the match.
-    let _ = ctrlc::set_handler(|| {
+    let analyzing = matches!(args.command, Some(cli::Command::Analyze(_)));
+    let _ = ctrlc::set_handler(move || {
         bot::kill_all();
-        eprintln!(
-            "\nreferee: interrupted (run again with --resume to continue a --games-out match)"
-        );
+        if analyzing {
+            eprintln!("\nreferee: interrupted (the same command continues the analysis)");
+        } else {
+            eprintln!(
+                "\nreferee: interrupted (run again with --resume to continue a --games-out match)"
+            );
+        }
         std::process::exit(130);
     });
     match run(args, demo) {
