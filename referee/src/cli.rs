@@ -129,7 +129,8 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Judge only shard I of N of the match's games (every N-th pair, as
-    /// `--shard` plays them); merge the analyses with `--analysis A B ...`.
+    /// `--shard` plays them); `referee report` and `referee summary` merge
+    /// the shards' analyses (`--analysis A1 --analysis A2 ...`).
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
 }
