@@ -167,6 +167,39 @@ function charts() {
   }
 }
 
+// ---- Analysis (referee analyze) ----------------------------------------
+
+const PHASES = ["1-20", "21-40", "41-60"];
+
+function analysis() {
+  const a = D.analysis;
+  if (!a) return;
+  $("analysis").hidden = false;
+  $("analysis-note").textContent = `Judge: ${a.judge}; ${a.games} games analysed. A move's loss is ` +
+    `the discs it gives away against the judge's best move (0 for a best move); a mistake loses ` +
+    `${a.mistake_discs} discs or more. Phases by move number, the opening's moves counted (they are not judged).`;
+  const t = $("analysis-table");
+  t.append(el("tr", {}, el("th", { text: "mean loss per move" }),
+    ...PHASES.map((p) => el("th", { text: `moves ${p}` })), el("th", { text: "all" })));
+  for (const side of [0, 1]) {
+    const phases = a.losses.phases[side];
+    const all = phases.reduce((s, p) => ({ moves: s.moves + p.moves, loss: s.loss + p.loss,
+      mistakes: s.mistakes + p.mistakes }), { moves: 0, loss: 0, mistakes: 0 });
+    const cell = (p, id) => {
+      const mean = p.moves ? p.loss / p.moves : null;
+      return el("td", { id: id, "data-value": JSON.stringify([mean, p.mistakes, p.moves]),
+        text: p.moves ? `${fmt(mean, 2)}  (${p.mistakes} mistakes in ${p.moves} moves)` : "n/a" });
+    };
+    t.append(el("tr", {}, el("th", { class: PLAYER_CLASS[side], text: NAMES[side] }),
+      ...phases.map((p, k) => cell(p, `loss-p${side + 1}-${k}`)), cell(all, `loss-p${side + 1}-all`)));
+  }
+  const tp = a.losses.turning_points;
+  $("turning-points").textContent = "Turning points of the decisive games (the move after which the " +
+    "judge's value never came back to the loser's side): " +
+    PHASES.map((p, k) => `moves ${p}: ${tp[k]}`).join(", ") +
+    `; loser behind at every judged position: ${a.losses.lost_from_the_start}.`;
+}
+
 // ---- Rules ------------------------------------------------------------
 
 const EMPTY = 0, BLACK = 1, WHITE = 2;
@@ -263,14 +296,21 @@ function openGame(number, ply) {
   $("game-result").textContent = resultText(g) + (g.f ? ` — ${g.f.detail}` : "");
   $("transcript").value = moves.map((m) => m.sq).join("");
   const t = $("moves");
-  t.replaceChildren(el("tr", {}, ...["#", "by", "move", "ms", "MSG"].map((h) => el("th", { text: h }))));
+  const judged = !!g.l;
+  const heads = ["#", "by", "move", "ms", "MSG"].concat(judged ? ["loss", "judge's best"] : []);
+  t.replaceChildren(el("tr", {}, ...heads.map((h) => el("th", { text: h }))));
+  const openingPlies = g.o.length / 2;
   moves.forEach((m, k) => {
+    const i = k - openingPlies;
+    const judge = judged && i >= 0 && i < g.l.length ? [
+      el("td", { class: "ms" + (g.l[i] >= D.analysis.mistake_discs ? " mistake" : ""), text: fmt(g.l[i], 1) }),
+      el("td", { text: g.jb[i] })] : judged ? [el("td"), el("td")] : [];
     const tr = el("tr", { class: m.by < 0 ? "opening" : "", "data-ply": k + 1 },
       el("td", { class: "num", text: String(k + 1) }),
       el("td", { class: m.by < 0 ? "" : PLAYER_CLASS[m.by], text: sideName(m.by) }),
       el("td", { text: m.sq + (m.invalid ? " (not legal here)" : "") }),
       el("td", { class: "ms", text: m.t === undefined ? "" : fmt(m.t, 1) }),
-      el("td", { text: m.s || "" }));
+      el("td", { text: m.s || "" }), ...judge);
     tr.addEventListener("click", () => show(k + 1));
     t.append(tr);
   });
@@ -281,6 +321,10 @@ function openGame(number, ply) {
       el("td", { colspan: 3, text: `${g.f.kind}: ${g.f.detail}` })));
   }
   gameChart(g, moves);
+  // The judge's chart comes drawn (SVG) from the referee.
+  $("chart-judge").hidden = !g.j;
+  $("chart-judge").innerHTML = g.j ? `<h3>Judge's value from ${NAMES[0]}'s side (dots: mistakes, ` +
+    `dashed: turning point)</h3>` + g.j : "";
   for (const tr of $("game-list").querySelectorAll("tr[data-game]")) {
     tr.classList.toggle("selected", Number(tr.dataset.game) === g.g);
   }
@@ -370,7 +414,8 @@ function gameList() {
     select.append(el("option", { value: v, text: label }));
   }
   const t = $("game-list");
-  t.append(el("thead", {}, el("tr", {}, ...["#", "black", "white", "opening", "result", "fault"].map((h) => el("th", { text: h })))));
+  const heads = ["#", "black", "white", "opening", "result", "fault"].concat(D.analysis ? ["turning point"] : []);
+  t.append(el("thead", {}, el("tr", {}, ...heads.map((h) => el("th", { text: h })))));
   const body = el("tbody");
   for (const g of D.games) {
     const tr = el("tr", { "data-game": g.g },
@@ -379,7 +424,8 @@ function gameList() {
       el("td", { class: PLAYER_CLASS[1 - g.b], text: NAMES[1 - g.b] }),
       el("td", { text: g.o }),
       el("td", { text: resultText(g) }),
-      el("td", { text: g.f ? g.f.kind : "" }));
+      el("td", { text: g.f ? g.f.kind : "" }),
+      ...(D.analysis ? [el("td", { class: "num", text: g.tp ? `move ${g.tp}` : "" })] : []));
     tr.addEventListener("click", () => openGame(g.g, 0));
     body.append(tr);
   }
@@ -411,6 +457,7 @@ function fromHash() {
 
 summary();
 charts();
+analysis();
 buildBoard();
 controls();
 gameList();

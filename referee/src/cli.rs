@@ -93,6 +93,46 @@ pub enum Command {
     /// first bot against each other (gauntlet), and fit one rating list
     /// (maximum likelihood) over all its games.
     Tournament(Box<TournamentArgs>),
+    /// Judge every move of a match's games with the engine's own search
+    /// and solver: each position's value and each move's loss in discs,
+    /// one JSON line per game (docs/referee.md, "Analysing a match").
+    Analyze(AnalyzeArgs),
+}
+
+/// `referee analyze`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct AnalyzeArgs {
+    /// Games files (`--games-out`) of one match: one file, a resumed one,
+    /// or several shards.
+    #[arg(required = true, value_name = "GAMES_FILE")]
+    pub files: Vec<PathBuf>,
+    /// The analysis file (default: beside the first games file,
+    /// `run.jsonl` -> `run.analysis.jsonl`). An existing analysis of the
+    /// same match at the same settings is continued.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Midgame depth: each legal move's child is searched to DEPTH - 1
+    /// plies.
+    #[arg(long, default_value_t = crate::analyze::DEFAULT_DEPTH)]
+    pub depth: u32,
+    /// Solve exactly from this many empties down (0: never).
+    #[arg(long, value_name = "E", default_value_t = crate::analyze::DEFAULT_EXACT)]
+    pub exact: u32,
+    /// Time limit of each exact solve in ms; one that runs out falls back
+    /// to the midgame search (default: none, reproducible).
+    #[arg(long, value_name = "MS")]
+    pub time_ms: Option<u64>,
+    /// No Multi-ProbCut in the midgame searches.
+    #[arg(long)]
+    pub full_width: bool,
+    /// Games judged at once (default: the number of cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Judge only shard I of N of the match's games (every N-th pair, as
+    /// `--shard` plays them); `referee report` and `referee summary` merge
+    /// the shards' analyses (`--analysis A1 --analysis A2 ...`).
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
 }
 
 /// `referee tournament`.
@@ -159,6 +199,11 @@ pub struct SummaryArgs {
     /// is an error naming them).
     #[arg(long)]
     pub partial: bool,
+    /// Analysis files (`referee analyze`) of these games: print each
+    /// bot's mean loss per move by phase (default: the analysis beside the
+    /// first games file, if there is one).
+    #[arg(long, value_name = "FILE")]
+    pub analysis: Vec<PathBuf>,
 }
 
 /// `referee report`.
@@ -170,6 +215,12 @@ pub struct ReportArgs {
     /// The page to write.
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
+    /// Analysis files (`referee analyze`) of these games: the judge's
+    /// value over each game with the mistakes marked, losses by phase and
+    /// turning points (default: the analysis beside the first games file,
+    /// if there is one).
+    #[arg(long, value_name = "FILE")]
+    pub analysis: Vec<PathBuf>,
 }
 
 /// A player as given on the command line.

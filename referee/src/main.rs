@@ -1,6 +1,9 @@
 //! `referee`: runs Othello matches between bot processes under CodinGame's
 //! rules. See docs/referee.md.
 
+mod analysis_file;
+mod analyze;
+mod analyze_command;
 mod bot;
 mod cli;
 mod display;
@@ -8,6 +11,7 @@ mod games_file;
 mod ggf;
 mod human;
 mod merge;
+mod mistakes;
 mod openings;
 mod output;
 mod play;
@@ -44,11 +48,16 @@ fn main() -> ExitCode {
     // Bots live in their own process groups, out of reach of the
     // terminal's Ctrl-C: kill them before leaving. Finished games are
     // already in --games-out, so --resume continues the match.
-    let _ = ctrlc::set_handler(|| {
+    let analyzing = matches!(args.command, Some(cli::Command::Analyze(_)));
+    let _ = ctrlc::set_handler(move || {
         bot::kill_all();
-        eprintln!(
-            "\nreferee: interrupted (run again with --resume to continue a --games-out match)"
-        );
+        if analyzing {
+            eprintln!("\nreferee: interrupted (the same command continues the analysis)");
+        } else {
+            eprintln!(
+                "\nreferee: interrupted (run again with --resume to continue a --games-out match)"
+            );
+        }
         std::process::exit(130);
     });
     match run(args, demo) {
@@ -66,9 +75,10 @@ fn run(mut args: Args, demo: bool) -> Result<(), String> {
             let t = tournament::read(&r.files)?;
             return tournament_report::write(&t.header, &t.standings, &t.gaps, &r.output);
         }
-        Some(cli::Command::Report(r)) => return report::write(&r.files, &r.output),
+        Some(cli::Command::Report(r)) => return report::write(&r.files, &r.analysis, &r.output),
         Some(cli::Command::Summary(s)) => return summary_command(s),
         Some(cli::Command::Tournament(t)) => return tournament::run(t),
+        Some(cli::Command::Analyze(a)) => return analyze_command::run(a),
         None => {}
     }
     if let Some(spec) = &args.replay {
@@ -324,7 +334,15 @@ fn summary_command(args: &cli::SummaryArgs) -> Result<(), String> {
     }
     // The games go by one at a time: only their tally is kept.
     let mut tally = summary::Tally::default();
-    let m = merge::stream(&args.files, |_, _, r| tally.add(&r))?;
+    let mut matcher = analysis_file::Matcher::for_games(&args.files, &args.analysis)?;
+    let mut losses = mistakes::MatchLosses::default();
+    let m = merge::stream(&args.files, |_, _, _, r| {
+        tally.add(&r);
+        if let Some(g) = matcher.as_mut().and_then(|a| a.game(&r)) {
+            losses.add(g);
+        }
+    })?;
+    let analysis = matcher.map(analysis_file::Matcher::finish).transpose()?;
     let gaps = m.gaps();
     if !gaps.is_empty() {
         let what = gaps.describe(m.games.len());
@@ -337,6 +355,9 @@ fn summary_command(args: &cli::SummaryArgs) -> Result<(), String> {
     }
     let s = tally.finish(&m.header);
     output::print(&summary::text(&s));
+    if let Some(a) = &analysis {
+        output::print(&losses.text(&summary::names(&m.header), &a.header.judge.describe()));
+    }
     match &args.json {
         Some(path) => {
             let text = serde_json::to_string_pretty(&s).expect("the summary serializes");

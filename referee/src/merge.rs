@@ -87,7 +87,8 @@ impl Streamed {
 
 /// Reads and merges the games files of one match line by line, and hands
 /// each game to `each` in file order without keeping it, with the
-/// index of its file in `files` and the byte offset of its line.
+/// index of its file in `files`, its line number and the byte offset of
+/// its line.
 ///
 /// # Errors
 /// A file that cannot be read (with its line), a file of another match
@@ -95,7 +96,7 @@ impl Streamed {
 /// shards), a shard given twice, or a game recorded in two files.
 pub fn stream(
     files: &[PathBuf],
-    mut each: impl FnMut(usize, u64, GameRecord),
+    mut each: impl FnMut(usize, usize, u64, GameRecord),
 ) -> Result<Streamed, String> {
     let mut first: Option<(PathBuf, Header)> = None;
     let mut seen = Seen::default();
@@ -131,7 +132,7 @@ pub fn stream(
         seen.file(path, header.shard())?;
         games_file::stream::<Header>(path, Header::KIND, |line, offset, r| {
             seen.game(files, file, line, header.shard(), r.game)?;
-            each(file, offset, r);
+            each(file, line, offset, r);
             Ok(())
         })?;
         if first.is_none() {

@@ -7,7 +7,9 @@
 //! per-move statistics use the tuning report's rules); the page only draws
 //! them and replays the games.
 
+use crate::analysis_file::{self, GameAnalysis};
 use crate::merge::{self, Gaps};
+use crate::mistakes;
 use crate::record::{GameRecord, Header, Side};
 use crate::stats::{self, Pentanomial};
 use crate::summary::{self, Summary};
@@ -27,28 +29,39 @@ const UPLOT_SCRIPT: &str = include_str!("../assets/uplot/uPlot.iife.min.js");
 /// The last move number charted (a game has at most 60 moves).
 const MAX_MOVE: usize = 60;
 
-/// `referee report FILES -o OUT`.
+/// `referee report FILES -o OUT`, with the analysis files `analysis`
+/// (`referee analyze`) when given, else the analysis beside the first
+/// games file if there is one ([`crate::analyze_command::default_output`]).
 ///
 /// The files are read twice, as streams: once for the numbers (the games
 /// go by, only their tallies stay), once to copy each game into the page in
 /// the order of their numbers, so that memory does not grow with the games.
+/// The page is written to a temporary file beside `output`, renamed over
+/// it when complete.
 ///
 /// # Errors
-/// Unreadable or inconsistent input (see [`merge::stream`]), or an unwritable
-/// page.
-pub fn write(files: &[PathBuf], output: &Path) -> Result<(), String> {
+/// Unreadable or inconsistent input (see [`merge::stream`]), an analysis of
+/// other games ([`analysis_file::check_game`]), or an unwritable page.
+pub fn write(files: &[PathBuf], analysis: &[PathBuf], output: &Path) -> Result<(), String> {
+    let mut matcher = analysis_file::Matcher::for_games(files, analysis)?;
     let mut numbers = Numbers::default();
     // Where each game is: its number, its file, the offset of its line.
     let mut places: Vec<(usize, usize, u64)> = Vec::new();
-    let m = merge::stream(files, |file, offset, r| {
+    let m = merge::stream(files, |file, _, offset, r| {
         numbers.add(&r);
         places.push((r.game, file, offset));
+        if let Some(g) = matcher.as_mut().and_then(|a| a.game(&r)) {
+            numbers.losses.add(g);
+        }
     })?;
+    let analysis = matcher.map(analysis_file::Matcher::finish).transpose()?;
     places.sort_unstable();
     let summary = numbers.tally.finish(&m.header);
     let gaps = m.gaps();
     let mut readers: Vec<Option<BufReader<File>>> = files.iter().map(|_| None).collect();
     let mut line = Vec::new();
+    let names = summary::names(&m.header);
+    let judged = analysis.as_ref();
     let games = places
         .iter()
         .map(|&(_, file, offset)| -> Result<GameData, String> {
@@ -67,20 +80,38 @@ pub fn write(files: &[PathBuf], output: &Path) -> Result<(), String> {
                 .map_err(|e| failed(&e))?;
             let r: GameRecord = serde_json::from_slice(&line)
                 .map_err(|e| failed(&format!("changed while being read: {e}")))?;
-            Ok(game(&r))
+            let mut g = game(&r);
+            if let Some((_, _, a)) = judged.and_then(|j| j.games.get(&r.game)) {
+                g.judge(a, &names);
+            }
+            Ok(g)
         });
-    let file = File::create(output).map_err(|e| format!("{}: {e}", output.display()))?;
+    let analysis_data = analysis.as_ref().map(|a| AnalysisData {
+        judge: a.header.judge.describe(),
+        games: numbers.losses.games,
+        losses: numbers.losses.clone(),
+        mistake_discs: mistakes::MISTAKE_DISCS,
+    });
+    let mut name = output.as_os_str().to_owned();
+    name.push(".partial");
+    let temporary = PathBuf::from(name);
+    let file = File::create(&temporary).map_err(|e| format!("{}: {e}", output.display()))?;
     let mut out = BufWriter::new(file);
-    page(
+    let written = page(
         &mut out,
         &m.header,
         &summary,
         &gaps,
         numbers.finish(),
+        analysis_data.as_ref(),
         games,
     )
     .and_then(|()| out.flush().map_err(|e| e.to_string()))
-    .map_err(|e| format!("{}: {e}", output.display()))?;
+    .and_then(|()| std::fs::rename(&temporary, output).map_err(|e| e.to_string()));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(format!("{}: {e}", output.display()));
+    }
     eprintln!("referee: {} games -> {}", places.len(), output.display());
     Ok(())
 }
@@ -101,6 +132,7 @@ pub fn html(header: &Header, records: &[GameRecord], summary: &Summary, gaps: &G
         summary,
         gaps,
         numbers.finish(),
+        None,
         sorted.into_iter().map(|r| Ok(game(r))),
     )
     .expect("writing to memory succeeds");
@@ -115,6 +147,8 @@ struct Numbers {
     per_move: [PerMoveTally; 2],
     /// Each pair's games so far and p1's points in them.
     pairs: BTreeMap<usize, (usize, f64)>,
+    /// The analysed games' losses.
+    losses: mistakes::MatchLosses,
 }
 
 impl Numbers {
@@ -144,6 +178,7 @@ fn page(
     summary: &Summary,
     gaps: &Gaps,
     (per_move, elo): ([PerMove; 2], EloSeries),
+    analysis: Option<&AnalysisData>,
     games: impl Iterator<Item = Result<GameData, String>>,
 ) -> Result<(), String> {
     let data = Data {
@@ -163,6 +198,7 @@ fn page(
         summary,
         per_move,
         elo,
+        analysis,
     };
     let head = script_json(&data);
     let head = head.strip_suffix('}').expect("an object");
@@ -217,6 +253,21 @@ struct Data<'a> {
     summary: &'a Summary,
     per_move: [PerMove; 2],
     elo: EloSeries,
+    /// What the judge said of the match, when an analysis was given.
+    analysis: Option<&'a AnalysisData>,
+}
+
+/// The analysis's numbers over the match.
+#[derive(Serialize, Debug)]
+struct AnalysisData {
+    /// The judge's settings, in words.
+    judge: String,
+    /// Games analysed.
+    games: u64,
+    /// Losses by bot and phase, turning points by phase.
+    losses: mistakes::MatchLosses,
+    /// [`mistakes::MISTAKE_DISCS`].
+    mistake_discs: f64,
 }
 
 /// A match with games missing.
@@ -344,6 +395,28 @@ struct GameData {
     d: [u32; 2],
     /// The fault that decided the game.
     f: Option<FaultData>,
+    /// The judge's chart of the game (SVG), when it was analysed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    j: Option<String>,
+    /// Each move's loss by the judge (one decimal), when analysed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l: Option<Vec<f64>>,
+    /// The judge's best move at each move, when analysed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    jb: Option<Vec<String>>,
+    /// The turning point's move number (`None`: none, or not analysed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tp: Option<usize>,
+}
+
+impl GameData {
+    /// Adds the judge's verdicts on the game.
+    fn judge(&mut self, a: &GameAnalysis, names: &[String; 2]) {
+        self.j = Some(mistakes::svg(a, names));
+        self.l = Some(a.moves.iter().map(|m| round1(m.loss)).collect());
+        self.jb = Some(a.moves.iter().map(|m| m.best.clone()).collect());
+        self.tp = mistakes::turning_point(a).flatten().map(|t| t.n);
+    }
 }
 
 #[derive(Serialize, Debug)]
@@ -379,6 +452,10 @@ fn game(r: &GameRecord) -> GameData {
             kind: f.kind.to_string(),
             detail: f.detail.clone(),
         }),
+        j: None,
+        l: None,
+        jb: None,
+        tp: None,
     }
 }
 

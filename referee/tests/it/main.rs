@@ -3,6 +3,7 @@
 //! tournaments), and they share `common` (run the referee, the test bots,
 //! scratch directories) and `system` (programs on the PATH, Chromium).
 
+mod analyze;
 mod common;
 mod faults;
 mod matches;

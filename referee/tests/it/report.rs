@@ -284,3 +284,97 @@ fn the_report_replays_a_real_match_in_a_browser() {
     let shown_transcript = eval(&tab, "document.getElementById('transcript').value");
     assert_eq!(shown_transcript.as_str(), Some(transcript.as_str()));
 }
+
+#[test]
+fn the_report_shows_the_judges_analysis_in_a_browser() {
+    let Some(chromium) = system::chromium() else {
+        let required = std::env::var("REFEREE_BROWSER").is_ok_and(|v| v == "required");
+        assert!(!required, "REFEREE_BROWSER=required but no Chromium");
+        eprintln!("no Chromium found: browser test not run");
+        return;
+    };
+    let dir = scratch("report-analysis-browser");
+    let (games, _, _) = small_match(&dir);
+    let analysis = dir.join("analysis.jsonl");
+    let html = dir.join("analysed.html");
+    let (g, a, h) = (
+        games.to_str().unwrap(),
+        analysis.to_str().unwrap(),
+        html.to_str().unwrap(),
+    );
+    run(&["analyze", g, "-o", a, "--depth", "3", "--exact", "10"], 0);
+    run(&["report", g, "--analysis", a, "-o", h], 0);
+    // What the analysis says: game 2's losses, p1's moves 21-40.
+    let lines: Vec<Value> = std::fs::read_to_string(&analysis)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let game2 = lines
+        .iter()
+        .find(|l| l["game"] == 2)
+        .expect("game 2 judged");
+    let losses: Vec<f64> = game2["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["loss"].as_f64().unwrap())
+        .collect();
+    let mistakes = losses.iter().filter(|&&l| l >= 2.0).count();
+    let (mut moves, mut loss, mut marked) = (0u64, 0.0, 0u64);
+    for m in lines.iter().flat_map(|l| l["moves"].as_array().unwrap()) {
+        let n = m["n"].as_u64().unwrap();
+        if m["by"] == "p1" && (21..=40).contains(&n) {
+            moves += 1;
+            loss += m["loss"].as_f64().unwrap();
+            marked += u64::from(m["loss"].as_f64().unwrap() >= 2.0);
+        }
+    }
+
+    let browser = system::launch(chromium).expect("Chromium starts");
+    let tab = browser.new_tab().expect("a tab");
+    tab.navigate_to(&format!("file://{}", html.display()))
+        .expect("the page opens");
+    tab.wait_for_element("body[data-ready='1']")
+        .expect("the page's script finishes");
+    assert_eq!(
+        eval(&tab, "document.getElementById('analysis').hidden"),
+        false
+    );
+    let shown = cell_value(&tab, "loss-p1-1");
+    assert!(
+        (shown[0].as_f64().unwrap() - loss / moves as f64).abs() < 1e-9,
+        "{shown}"
+    );
+    assert_eq!(
+        (shown[1].as_u64(), shown[2].as_u64()),
+        (Some(marked), Some(moves))
+    );
+    tab.wait_for_element("#game-list tr[data-game='2']")
+        .expect("game 2 is listed")
+        .click()
+        .expect("game 2 opens");
+    let count = |selector: &str| {
+        eval(
+            &tab,
+            &format!("document.querySelectorAll('{selector}').length"),
+        )
+        .as_u64()
+        .unwrap() as usize
+    };
+    assert_eq!(count("#chart-judge svg"), 1);
+    assert_eq!(count("#chart-judge circle.mistake"), mistakes);
+    assert_eq!(count("#moves td.mistake"), mistakes);
+    // One loss cell per judged move, in order.
+    let cells = eval(
+        &tab,
+        "JSON.stringify([...document.querySelectorAll('#moves tr[data-ply]')].map(r => r.children[5]).filter(c => c && c.textContent !== '').map(c => Number(c.textContent)))",
+    );
+    let rounded: Vec<f64> = losses.iter().map(|l| (l * 10.0).round() / 10.0).collect();
+    let cells: Value = serde_json::from_str(cells.as_str().expect("a JSON text")).unwrap();
+    assert!(
+        same(&cells, &serde_json::json!(rounded)),
+        "{cells} {rounded:?}"
+    );
+}

@@ -1,0 +1,318 @@
+//! `referee analyze GAMES... -o ANALYSIS`: every game of a match judged
+//! move by move ([`crate::analyze`]), games in parallel on `--threads`
+//! threads, each game's line written as it is done
+//! ([`crate::analysis_file`]). An existing output is continued: its games
+//! are skipped, a torn last line is cut and its game judged again.
+
+use crate::analysis_file::{self, AnalysisHeader, GameAnalysis, MoveVerdict};
+use crate::analyze::{self, Judge, Settings};
+use crate::cli::AnalyzeArgs;
+use crate::games_file::GamesWriter;
+use crate::merge;
+use crate::record::{self, GameRecord};
+use othello::Square;
+use std::collections::{BTreeSet, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Instant;
+
+/// One game to judge.
+#[derive(Debug)]
+struct Job {
+    record: GameRecord,
+    /// Its file's index in the inputs, and its line there.
+    file: usize,
+    line: usize,
+    squares: Vec<Square>,
+}
+
+/// The analysis file's name when `-o` is not given: beside the first games
+/// file, `.jsonl` replaced by `.analysis.jsonl` (`run.jsonl` ->
+/// `run.analysis.jsonl`; a shard's `run.analysis-2-of-4.jsonl`). `referee
+/// report` and `referee summary` look there when `--analysis` is not given.
+pub fn default_output(games: &Path, shard: Option<record::Shard>) -> PathBuf {
+    let name = games
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let stem = name.strip_suffix(".jsonl").unwrap_or(&name);
+    let suffix = shard.map_or(String::new(), |s| format!("-{}-of-{}", s.index, s.count));
+    games.with_file_name(format!("{stem}.analysis{suffix}.jsonl"))
+}
+
+/// Runs `referee analyze`.
+///
+/// # Errors
+/// Bad settings, unreadable or inconsistent games files, a game whose
+/// moves are not legal, an output that is not an analysis of this match at
+/// these settings, or a write that failed: one line naming the file (and
+/// line). Everything is checked before the first game is judged.
+pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
+    let settings = Settings {
+        depth: args.depth,
+        exact: args.exact,
+        time_ms: args.time_ms,
+        selective: !args.full_width,
+    };
+    settings.check()?;
+    if crate::games_file::kind(&args.files[0])? != record::Header::KIND {
+        return Err(format!(
+            "{}: a tournament's games file: `referee analyze` reads the games files of a match",
+            args.files[0].display()
+        ));
+    }
+    // The games, checked: legal moves throughout.
+    let mut jobs = Vec::new();
+    let mut error = None;
+    let m = merge::stream(&args.files, |file, line, _, r| {
+        if error.is_some() || args.shard.is_some_and(|s| !record::in_shard(s, r.game)) {
+            return;
+        }
+        match job(&r) {
+            Ok(squares) => jobs.push(Job {
+                record: r,
+                file,
+                line,
+                squares,
+            }),
+            Err(e) => {
+                error = Some(format!(
+                    "{}:{line}: game {}: {e}",
+                    args.files[file].display(),
+                    r.game
+                ));
+            }
+        }
+    })?;
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let header = AnalysisHeader::new(&m.header, settings, args.shard);
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| default_output(&args.files[0], args.shard));
+    if args.files.contains(&output) {
+        return Err(format!(
+            "-o {}: that is a games file given as input",
+            output.display()
+        ));
+    }
+    let (mut writer, done) = open_output(&output, &header, &args.files, &jobs)?;
+    jobs.retain(|j| !done.contains(&j.record.game));
+    jobs.sort_by_key(|j| j.record.game);
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+        .min(jobs.len().max(1));
+    let positions: u64 = jobs.iter().map(|j| j.squares.len() as u64).sum();
+    if !done.is_empty() {
+        eprintln!(
+            "referee: resuming {}: {} games already judged, {} to judge",
+            output.display(),
+            done.len(),
+            jobs.len()
+        );
+    }
+    eprintln!(
+        "referee: judging {} games ({positions} positions) on {threads} threads: {}",
+        jobs.len(),
+        settings.describe()
+    );
+    let names: Vec<String> = args.files.iter().map(|p| p.display().to_string()).collect();
+    let bar = indicatif::ProgressBar::new(positions);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} positions ({per_sec}, eta {eta}) {msg}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let start = Instant::now();
+    let total = jobs.len();
+    let queue = Arc::new(Mutex::new(VecDeque::from(jobs)));
+    let (send, receive) = mpsc::channel::<GameAnalysis>();
+    let workers: Vec<_> = (0..threads)
+        .map(|_| {
+            let queue = Arc::clone(&queue);
+            let send = send.clone();
+            let names = names.clone();
+            std::thread::spawn(move || {
+                let mut judge = Judge::new(settings);
+                loop {
+                    let Some(job) = queue.lock().expect("no panic holding it").pop_front() else {
+                        break;
+                    };
+                    let analysis = judge_game(&mut judge, &job, &names[job.file]);
+                    if send.send(analysis).is_err() {
+                        break;
+                    }
+                }
+            })
+        })
+        .collect();
+    drop(send);
+    let mut failed = None;
+    let mut judged = 0;
+    for analysis in receive {
+        judged += 1;
+        bar.inc(analysis.positions as u64);
+        bar.set_message(format!("{judged}/{total} games"));
+        if let Err(e) = writer.write_value(&analysis) {
+            failed = Some(format!("{}: {e}", output.display()));
+            // Stop handing out games; those under way finish.
+            queue.lock().expect("no panic holding it").clear();
+        }
+    }
+    for w in workers {
+        w.join()
+            .map_err(|_| "a judge thread panicked".to_string())?;
+    }
+    bar.finish_and_clear();
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "referee: {judged} games, {positions} positions judged in {seconds:.1} s ({:.1} positions/s) -> {}",
+        positions as f64 / seconds.max(1e-9),
+        output.display()
+    );
+    Ok(())
+}
+
+/// The squares of a record's moves, checked legal from its opening on.
+fn job(r: &GameRecord) -> Result<Vec<Square>, String> {
+    let squares = r
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            Square::parse(&m.square)
+                .map_err(|_| format!("move {} ({:?}) is not a square", i + 1, m.square))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    analyze::replay(&r.opening, &squares, |_, _, _| {})?;
+    Ok(squares)
+}
+
+/// Opens the analysis file to write: a new one with `header`, or an
+/// existing analysis of the same match at the same settings (and shard),
+/// continued; returns the games it already holds.
+///
+/// # Errors
+/// An existing file that is not such an analysis, or holds games that are
+/// not these (other moves, or not in the inputs).
+fn open_output(
+    path: &Path,
+    header: &AnalysisHeader,
+    inputs: &[PathBuf],
+    jobs: &[Job],
+) -> Result<(GamesWriter, BTreeSet<usize>), String> {
+    let exists = path.metadata().is_ok_and(|m| m.len() > 0);
+    if !exists
+        || !analysis_file::is_analysis(path)
+            .map_err(|e| format!("{e} (-o would overwrite it: give another file)"))?
+    {
+        return Ok((GamesWriter::create_with(path, header)?, BTreeSet::new()));
+    }
+    let f = analysis_file::read(path, true)?;
+    if f.header.judge != header.judge {
+        return Err(format!(
+            "{}:1: judged at other settings ({}) than these ({}): give another -o to analyse \
+             again",
+            path.display(),
+            f.header.judge.describe(),
+            header.judge.describe()
+        ));
+    }
+    if f.header.p1 != header.p1
+        || f.header.p2 != header.p2
+        || f.header.seed != header.seed
+        || f.header.openings != header.openings
+        || f.header.shard != header.shard
+    {
+        return Err(format!(
+            "{}:1: an analysis of another match or shard than {}",
+            path.display(),
+            inputs[0].display()
+        ));
+    }
+    let by_game: std::collections::HashMap<usize, &Job> =
+        jobs.iter().map(|j| (j.record.game, j)).collect();
+    for (game, (line, g)) in &f.games {
+        let Some(j) = by_game.get(game) else {
+            return Err(format!(
+                "{}:{line}: game {game} is not in the games files (of this shard)",
+                path.display()
+            ));
+        };
+        analysis_file::check_game(path, *line, g, &j.record)?;
+    }
+    if let Some(line) = f.torn {
+        eprintln!(
+            "referee: {}:{line}: torn last line (an interrupted analysis) cut; its game is judged again",
+            path.display()
+        );
+    }
+    let writer = GamesWriter::append(path, f.valid_len)?;
+    Ok((writer, f.games.into_keys().collect()))
+}
+
+/// Judges every move of one game.
+fn judge_game(judge: &mut Judge, job: &Job, file: &str) -> GameAnalysis {
+    let start = Instant::now();
+    judge.new_game();
+    let r = &job.record;
+    let opening_plies = r.opening.len() / 2;
+    let mut moves = Vec::with_capacity(job.squares.len());
+    analyze::replay(&r.opening, &job.squares, |i, board, sq| {
+        let v = judge.judge(board, sq);
+        moves.push(MoveVerdict {
+            n: opening_plies + i + 1,
+            by: r.moves[i].by,
+            square: sq.to_string(),
+            best: v.best.to_string(),
+            value: v.value,
+            played_value: v.played_value,
+            loss: v.loss,
+            exact: v.exact,
+        });
+    })
+    .expect("checked before judging");
+    let result_black = r.disc_diff(r.black);
+    GameAnalysis {
+        game: r.game,
+        file: file.to_string(),
+        line: job.line,
+        moves_hash: analysis_file::moves_hash(r),
+        black: r.black,
+        winner: r.winner,
+        result_black,
+        positions: moves.len(),
+        moves,
+        ms: (start.elapsed().as_secs_f64() * 1e4).round() / 10.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_output_sits_beside_the_games() {
+        let shard = record::Shard::parse("2/4").unwrap();
+        assert_eq!(
+            default_output(Path::new("runs/a.jsonl"), None),
+            PathBuf::from("runs/a.analysis.jsonl")
+        );
+        assert_eq!(
+            default_output(Path::new("a.jsonl"), Some(shard)),
+            PathBuf::from("a.analysis-2-of-4.jsonl")
+        );
+        assert_eq!(
+            default_output(Path::new("games"), None),
+            PathBuf::from("games.analysis.jsonl")
+        );
+    }
+}

@@ -1,0 +1,315 @@
+//! `referee analyze` on a small real match of fixed-depth bots, and its
+//! analysis in `referee report` and `referee summary`: shards merged, an
+//! interrupted analysis continued, bad input named by file and line.
+
+use crate::common::{othello, run, scratch};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// A cheap judge: the tests check the bookkeeping, the unit tests the
+/// values (against exact FFO scores).
+const JUDGE: [&str; 4] = ["--depth", "3", "--exact", "10"];
+
+/// A 6-game match of `othello --depth 2` against `--depth 1`.
+fn small_match(dir: &Path, seed: &str) -> PathBuf {
+    let bot = othello();
+    let games = dir.join(format!("games-{seed}.jsonl"));
+    run(
+        &[
+            "--p1",
+            &format!("{} --depth 2", bot.display()),
+            "--p2",
+            &format!("{} --depth 1", bot.display()),
+            "--games",
+            "6",
+            "--seed",
+            seed,
+            "--random-openings",
+            "4",
+            "--concurrency",
+            "2",
+            "--games-out",
+            games.to_str().unwrap(),
+        ],
+        0,
+    );
+    games
+}
+
+fn analyze(games: &[&Path], out: &Path, extra: &[&str], status: i32) -> String {
+    let mut args = vec!["analyze"];
+    args.extend(games.iter().map(|p| p.to_str().unwrap()));
+    args.extend(["-o", out.to_str().unwrap()]);
+    // The tests that change the depth give it.
+    let judge = if extra.contains(&"--depth") {
+        &JUDGE[2..]
+    } else {
+        &JUDGE[..]
+    };
+    args.extend(judge);
+    args.extend(extra);
+    let o = run(&args, status);
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The analysis's game lines by game number, without the judge's time
+/// (the only field that changes from run to run).
+fn lines(path: &Path) -> Vec<(u64, Value)> {
+    let mut out: Vec<(u64, Value)> = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).expect("a JSON line");
+            v.as_object_mut().unwrap().remove("ms");
+            (v["game"].as_u64().unwrap(), v)
+        })
+        .collect();
+    out.sort_by_key(|(g, _)| *g);
+    out
+}
+
+fn text(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn a_match_is_judged_move_by_move_resumed_sharded_and_reported() {
+    let dir = scratch("analyze");
+    let games = small_match(&dir, "5");
+    let whole = dir.join("whole.jsonl");
+    analyze(&[&games], &whole, &["--threads", "2"], 0);
+
+    // One line per game; every move of the bots judged, in order.
+    let records: Vec<Value> = crate::common::games(&games);
+    let analysed = lines(&whole);
+    assert_eq!(analysed.len(), 6);
+    let mut mistakes = 0;
+    for (game, a) in &analysed {
+        let r = records.iter().find(|r| r["game"] == *game).unwrap();
+        let moves = a["moves"].as_array().unwrap();
+        let played: Vec<&Value> = r["moves"].as_array().unwrap().iter().collect();
+        assert_eq!(moves.len(), played.len(), "game {game}");
+        for (m, p) in moves.iter().zip(&played) {
+            assert_eq!(m["square"], p["square"]);
+            assert_eq!(m["by"], p["by"]);
+            let loss = m["loss"].as_f64().unwrap();
+            assert!(loss >= 0.0, "{m}");
+            let (v, pv) = (
+                m["value"].as_f64().unwrap(),
+                m["played_value"].as_f64().unwrap(),
+            );
+            assert!((loss - (v - pv)).abs() < 1e-9, "{m}");
+            if m["best"] == m["square"] {
+                assert_eq!(loss, 0.0, "{m}");
+            }
+            mistakes += usize::from(loss >= 2.0);
+            // Positions of 10 empties or fewer are solved (move n is
+            // played on 61 - n empties: passes place no disc).
+            let empties = 61 - m["n"].as_u64().unwrap();
+            assert_eq!(m["exact"], empties <= 10, "{m}");
+        }
+    }
+    assert!(mistakes > 0, "a depth-1 bot makes mistakes");
+
+    // Interrupted in the middle of a line: continued, the torn line cut,
+    // the same analysis as in one go.
+    let resumed = dir.join("resumed.jsonl");
+    let full = std::fs::read_to_string(&whole).unwrap();
+    let cut: Vec<&str> = full.split_inclusive('\n').collect();
+    let torn = cut[..3].concat() + &cut[3][..cut[3].len() / 2];
+    std::fs::write(&resumed, &torn).unwrap();
+    // The report refuses the torn line...
+    let html = dir.join("report.html");
+    let o = run(
+        &[
+            "report",
+            games.to_str().unwrap(),
+            "--analysis",
+            resumed.to_str().unwrap(),
+            "-o",
+            html.to_str().unwrap(),
+        ],
+        2,
+    );
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains(&format!("{}:4: torn last line", resumed.display())),
+        "{e}"
+    );
+    assert!(!html.exists(), "nothing written");
+    // ...and analyze continues it.
+    let e = analyze(&[&games], &resumed, &[], 0);
+    assert!(e.contains("2 games already judged, 4 to judge"), "{e}");
+    assert!(e.contains(":4: torn last line"), "{e}");
+    assert_eq!(lines(&resumed), analysed);
+    // Nothing left: nothing judged again.
+    let e = analyze(&[&games], &resumed, &[], 0);
+    assert!(e.contains("6 games already judged, 0 to judge"), "{e}");
+
+    // Two shards, merged by the report and the summary.
+    let (s1, s2) = (dir.join("s1.jsonl"), dir.join("s2.jsonl"));
+    analyze(&[&games], &s1, &["--shard", "1/2"], 0);
+    analyze(&[&games], &s2, &["--shard", "2/2"], 0);
+    assert_eq!(lines(&s1).len() + lines(&s2).len(), 6);
+    let mut merged = lines(&s1);
+    merged.extend(lines(&s2));
+    merged.sort_by_key(|(g, _)| *g);
+    assert_eq!(merged, analysed, "shards judge as the whole does");
+    let summary_of = |analysis: &[&Path]| {
+        let mut args = vec!["summary", games.to_str().unwrap()];
+        for a in analysis {
+            args.extend(["--analysis", a.to_str().unwrap()]);
+        }
+        text(&run(&args, 0))
+    };
+    let one = summary_of(&[&whole]);
+    assert_eq!(summary_of(&[&s1, &s2]), one);
+    assert!(one.contains("Analysis (6 games, judge: depth 3 selective, exact from 10 empties)"));
+    assert!(one.contains("  moves 41-60:"), "{one}");
+
+    // The report: the page's data holds each game's chart, its mistakes
+    // marked, as many as the analysis has.
+    run(
+        &[
+            "report",
+            games.to_str().unwrap(),
+            "--analysis",
+            s1.to_str().unwrap(),
+            "--analysis",
+            s2.to_str().unwrap(),
+            "-o",
+            html.to_str().unwrap(),
+        ],
+        0,
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(
+        page.matches("<circle class=\\\"mistake").count(),
+        mistakes,
+        "one mark per mistake"
+    );
+    assert_eq!(page.matches("<svg class=\\\"judge-chart").count(), 6);
+    assert!(page.contains("\"analysis\":{\"judge\":\"depth 3 selective, exact from 10 empties\""));
+    // The analysis beside the games file is found without --analysis.
+    let beside = dir.join("games-5.analysis.jsonl");
+    std::fs::copy(&whole, &beside).unwrap();
+    let html2 = dir.join("report2.html");
+    run(
+        &[
+            "report",
+            games.to_str().unwrap(),
+            "-o",
+            html2.to_str().unwrap(),
+        ],
+        0,
+    );
+    assert_eq!(std::fs::read_to_string(&html2).unwrap(), page);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_analysis_of_other_games_and_bad_games_are_refused_by_file_and_line() {
+    let dir = scratch("analyze-bad");
+    let games = small_match(&dir, "6");
+    let good = dir.join("good.jsonl");
+    analyze(&[&games], &good, &["--threads", "1"], 0);
+    let html = dir.join("r.html");
+    let report = |analysis: &Path| {
+        let o = run(
+            &[
+                "report",
+                games.to_str().unwrap(),
+                "--analysis",
+                analysis.to_str().unwrap(),
+                "-o",
+                html.to_str().unwrap(),
+            ],
+            2,
+        );
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+
+    // A game whose moves differ (its hash): named by its analysis line.
+    let text = std::fs::read_to_string(&good).unwrap();
+    let mut rows: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut third: Value = serde_json::from_str(&rows[2]).unwrap();
+    let game = third["game"].as_u64().unwrap();
+    third["moves_hash"] = Value::from("0000000000000000");
+    rows[2] = third.to_string();
+    let other = dir.join("other.jsonl");
+    std::fs::write(&other, rows.join("\n") + "\n").unwrap();
+    let e = report(&other);
+    assert!(
+        e.contains(&format!(
+            "{}:3: game {game}'s moves differ from the games file's (an analysis of other games)",
+            other.display()
+        )),
+        "{e}"
+    );
+    assert!(!html.exists(), "nothing written");
+    // ...and analyze will not continue it either.
+    let e = analyze(&[&games], &other, &[], 2);
+    assert!(
+        e.contains(&format!(
+            "{}:3: game {game}'s moves differ",
+            other.display()
+        )),
+        "{e}"
+    );
+
+    // The analysis of another match.
+    let foreign = small_match(&dir, "7");
+    let o = run(
+        &[
+            "summary",
+            foreign.to_str().unwrap(),
+            "--analysis",
+            good.to_str().unwrap(),
+        ],
+        2,
+    );
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains(&format!(
+            "{}:1: an analysis of another match",
+            good.display()
+        )),
+        "{e}"
+    );
+
+    // Other settings are not continued; a games file is not overwritten.
+    let e = analyze(&[&games], &good, &["--depth", "4"], 2);
+    assert!(
+        e.contains(&format!("{}:1: judged at other settings", good.display())),
+        "{e}"
+    );
+    let before = std::fs::read(&foreign).unwrap();
+    let e = analyze(&[&games], &foreign, &[], 2);
+    assert!(e.contains("not an analysis"), "{e}");
+    assert_eq!(std::fs::read(&foreign).unwrap(), before);
+
+    // A games file with an illegal move: named, nothing written.
+    let records = std::fs::read_to_string(&games).unwrap();
+    let mut rows: Vec<String> = records.lines().map(str::to_string).collect();
+    let mut r: Value = serde_json::from_str(&rows[3]).unwrap();
+    let g = r["game"].as_u64().unwrap();
+    r["moves"][0]["square"] = Value::from("a1");
+    rows[3] = r.to_string();
+    let broken = dir.join("broken.jsonl");
+    std::fs::write(&broken, rows.join("\n") + "\n").unwrap();
+    let out = dir.join("never.jsonl");
+    let e = analyze(&[&broken], &out, &[], 2);
+    assert!(
+        e.contains(&format!(
+            "{}:4: game {g}: move 1 (a1) is not legal",
+            broken.display()
+        )),
+        "{e}"
+    );
+    assert!(!out.exists(), "nothing written");
+    // Bad settings.
+    let e = analyze(&[&games], &out, &["--depth", "0"], 2);
+    assert!(e.contains("--depth: 1 to 30, found 0"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
