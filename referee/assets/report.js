@@ -303,7 +303,7 @@ function openGame(number, ply) {
   moves.forEach((m, k) => {
     const i = k - openingPlies;
     const judge = judged && i >= 0 && i < g.l.length ? [
-      el("td", { class: "ms" + (g.l[i] >= D.analysis.mistake_discs ? " mistake" : ""), text: fmt(g.l[i], 1) }),
+      el("td", { class: "ms" + (g.k[i] ? " mistake" : ""), text: fmt(g.l[i], 1) }),
       el("td", { text: g.jb[i] })] : judged ? [el("td"), el("td")] : [];
     const tr = el("tr", { class: m.by < 0 ? "opening" : "", "data-ply": k + 1 },
       el("td", { class: "num", text: String(k + 1) }),
@@ -323,8 +323,12 @@ function openGame(number, ply) {
   gameChart(g, moves);
   // The judge's chart comes drawn (SVG) from the referee.
   $("chart-judge").hidden = !g.j;
-  $("chart-judge").innerHTML = g.j ? `<h3>Judge's value from ${NAMES[0]}'s side (dots: mistakes, ` +
-    `dashed: turning point)</h3>` + g.j : "";
+  // The heading is text (a bot's name may hold "<"); the SVG is escaped by the referee.
+  $("chart-judge").innerHTML = g.j || "";
+  if (g.j) {
+    $("chart-judge").prepend(el("h3", { text: `Judge's value from ${NAMES[0]}'s side (dots: mistakes, ` +
+      `dashed: turning point)` }));
+  }
   for (const tr of $("game-list").querySelectorAll("tr[data-game]")) {
     tr.classList.toggle("selected", Number(tr.dataset.game) === g.g);
   }

@@ -4,7 +4,7 @@
 //! stopped), in the order games finish.
 //!
 //! ```json
-//! {"kind":"othello-referee-analysis","judge":{"depth":10,"exact":18,"time_ms":null,"selective":true},
+//! {"kind":"othello-referee-analysis","judge":{"depth":10,"exact":20,"time_ms":null,"selective":true},
 //!  "p1":"...","p2":"...","seed":1,"openings":"file openings/balanced-8.txt","names":["d6","d3"],"shard":null}
 //! {"game":7,"file":"run.jsonl","line":8,"moves_hash":"5e0c...","black":"p1","winner":"p1","result_black":12,
 //!  "moves":[{"n":9,"by":"p1","square":"c4","best":"c4","value":1.5,"played_value":1.5,"loss":0.0,"exact":false}, ...],

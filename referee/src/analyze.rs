@@ -94,7 +94,7 @@ impl Settings {
         Ok(())
     }
 
-    /// One line for people: `depth 10 selective, exact from 18 empties`.
+    /// One line for people: `depth 10 selective, exact from 20 empties`.
     pub fn describe(&self) -> String {
         let width = if self.selective {
             "selective"

@@ -158,6 +158,12 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         judged += 1;
         bar.inc(analysis.positions as u64);
         bar.set_message(format!("{judged}/{total} games"));
+        // After a failed write nothing more is written: a part-line left by
+        // the failure must stay the file's last line, which the next run
+        // cuts as torn and judges again.
+        if failed.is_some() {
+            continue;
+        }
         if let Err(e) = writer.write_value(&analysis) {
             failed = Some(format!("{}: {e}", output.display()));
             // Stop handing out games; those under way finish.

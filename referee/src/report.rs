@@ -401,6 +401,11 @@ struct GameData {
     /// Each move's loss by the judge (one decimal), when analysed.
     #[serde(skip_serializing_if = "Option::is_none")]
     l: Option<Vec<f64>>,
+    /// Each move's mistake flag (1: it lost [`mistakes::MISTAKE_DISCS`] or
+    /// more), when analysed: from the unrounded loss, so that a loss shown
+    /// as 2.0 but below 2 discs is not marked, as the chart does not mark it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    k: Option<Vec<u8>>,
     /// The judge's best move at each move, when analysed.
     #[serde(skip_serializing_if = "Option::is_none")]
     jb: Option<Vec<String>>,
@@ -414,6 +419,12 @@ impl GameData {
     fn judge(&mut self, a: &GameAnalysis, names: &[String; 2]) {
         self.j = Some(mistakes::svg(a, names));
         self.l = Some(a.moves.iter().map(|m| round1(m.loss)).collect());
+        self.k = Some(
+            a.moves
+                .iter()
+                .map(|m| u8::from(m.loss >= mistakes::MISTAKE_DISCS))
+                .collect(),
+        );
         self.jb = Some(a.moves.iter().map(|m| m.best.clone()).collect());
         self.tp = mistakes::turning_point(a).flatten().map(|t| t.n);
     }
@@ -454,6 +465,7 @@ fn game(r: &GameRecord) -> GameData {
         }),
         j: None,
         l: None,
+        k: None,
         jb: None,
         tp: None,
     }
@@ -467,6 +479,21 @@ fn round1(x: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::record::testing::{header, record};
+
+    #[test]
+    fn a_move_is_marked_a_mistake_by_its_unrounded_loss() {
+        // 1.953125 discs (500/256) shows as 2.0 but is no mistake.
+        let a = mistakes::testing::game(&[1.0, 0.0, 3.0], &[1.953_125, 2.0, 0.0], Some(4));
+        let mut g = game(&record(1, Some(Side::P1), 10.0));
+        g.judge(&a, &["a".to_string(), "b".to_string()]);
+        assert_eq!(g.l, Some(vec![2.0, 2.0, 0.0]));
+        assert_eq!(g.k, Some(vec![0, 1, 0]));
+        // The match's count agrees with the marks.
+        let mut losses = mistakes::MatchLosses::default();
+        losses.add(&a);
+        let counted: u64 = losses.phases.iter().flatten().map(|p| p.mistakes).sum();
+        assert_eq!(counted, 1);
+    }
 
     fn numbers(records: &[GameRecord]) -> Numbers {
         let mut n = Numbers::default();
