@@ -311,30 +311,78 @@ pub struct Matcher {
 
 impl Matcher {
     /// The analysis of the games files `files`: the files `given`, else
-    /// the analysis beside the first games file if it exists (said on
-    /// stderr), else none.
+    /// the analysis beside the first games file if it exists and judged
+    /// these very games (said on stderr), else none. A stale analysis
+    /// found beside the games (the match was played again into the same
+    /// file) is ignored with a warning: the user did not name it.
     ///
     /// # Errors
-    /// As [`merge`].
+    /// As [`merge`], for the files `given`.
     pub fn for_games(files: &[PathBuf], given: &[PathBuf]) -> Result<Option<Matcher>, String> {
-        let paths = if given.is_empty() {
-            let beside = crate::analyze_command::default_output(&files[0], None);
-            if !beside.is_file() {
-                return Ok(None);
-            }
-            eprintln!("referee: using the analysis {}", beside.display());
-            vec![beside]
-        } else {
-            given.to_vec()
-        };
         let header: Header = crate::games_file::header(&files[0], Header::KIND)?;
-        let merged = merge(&paths, &header)?;
-        Ok(Some(Matcher {
+        if !given.is_empty() {
+            return Ok(Some(Matcher::new(given.to_vec(), merge(given, &header)?)));
+        }
+        let beside = crate::analyze_command::default_output(&files[0], None);
+        if !beside.is_file() {
+            return Ok(None);
+        }
+        let found = merge(std::slice::from_ref(&beside), &header)
+            .map(|merged| Matcher::new(vec![beside.clone()], merged))
+            .and_then(|mut m| m.verify(files).map(|()| m));
+        match found {
+            Ok(m) => {
+                eprintln!("referee: using the analysis {}", beside.display());
+                Ok(Some(m))
+            }
+            Err(e) => {
+                eprintln!(
+                    "referee: warning: ignoring the analysis beside the games, {e} \
+                     (run `referee analyze` again, or name a file with --analysis)"
+                );
+                Ok(None)
+            }
+        }
+    }
+
+    fn new(paths: Vec<PathBuf>, merged: Merged) -> Matcher {
+        Matcher {
             paths,
             merged,
             analysed: BTreeSet::new(),
             error: None,
-        }))
+        }
+    }
+
+    /// Reads the games once and checks that every analysed game is among
+    /// them with the same moves; then the matcher starts afresh.
+    fn verify(&mut self, files: &[PathBuf]) -> Result<(), String> {
+        crate::merge::stream(files, |_, _, _, r| {
+            self.game(&r);
+        })?;
+        let result = self.unmatched();
+        self.analysed.clear();
+        self.error = None;
+        result
+    }
+
+    /// The first mismatch seen, or the first analysed game not seen.
+    fn unmatched(&self) -> Result<(), String> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        if let Some((game, (i, line, _))) = self
+            .merged
+            .games
+            .iter()
+            .find(|(g, _)| !self.analysed.contains(g))
+        {
+            return Err(format!(
+                "{}:{line}: game {game} is not in the games files (an analysis of other games)",
+                self.paths[*i].display()
+            ));
+        }
+        Ok(())
     }
 
     /// The analysis of `r`, if there is one and it judged these moves (a
@@ -358,20 +406,7 @@ impl Matcher {
     /// # Errors
     /// A game analysed with other moves, or not among the games.
     pub fn finish(self) -> Result<Merged, String> {
-        if let Some(e) = self.error {
-            return Err(e);
-        }
-        if let Some((game, (i, line, _))) = self
-            .merged
-            .games
-            .iter()
-            .find(|(g, _)| !self.analysed.contains(g))
-        {
-            return Err(format!(
-                "{}:{line}: game {game} is not in the games files (an analysis of other games)",
-                self.paths[*i].display()
-            ));
-        }
+        self.unmatched()?;
         Ok(self.merged)
     }
 }

@@ -205,6 +205,47 @@ fn a_match_is_judged_move_by_move_resumed_sharded_and_reported() {
         0,
     );
     assert_eq!(std::fs::read_to_string(&html2).unwrap(), page);
+    // A stale analysis beside the games (one game's moves differ, as after
+    // the match was played again into the same file) is ignored with a
+    // warning, not an error: the user did not name it.
+    let text = std::fs::read_to_string(&beside).unwrap();
+    let mut rows: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut second: Value = serde_json::from_str(&rows[1]).unwrap();
+    second["moves_hash"] = Value::from("0000000000000000");
+    rows[1] = second.to_string();
+    std::fs::write(&beside, rows.join("\n") + "\n").unwrap();
+    let o = run(
+        &[
+            "report",
+            games.to_str().unwrap(),
+            "-o",
+            html2.to_str().unwrap(),
+        ],
+        0,
+    );
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("warning: ignoring the analysis beside the games") && e.contains(":2: game "),
+        "{e}"
+    );
+    let plain = std::fs::read_to_string(&html2).unwrap();
+    assert_eq!(
+        plain.matches("<svg class=\\\"judge-chart").count(),
+        0,
+        "no analysis used"
+    );
+    // Named with --analysis, the same file is an error.
+    run(
+        &[
+            "report",
+            games.to_str().unwrap(),
+            "--analysis",
+            beside.to_str().unwrap(),
+            "-o",
+            html2.to_str().unwrap(),
+        ],
+        2,
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
