@@ -506,38 +506,33 @@ impl<'a> Walker<'a> {
         name_of(&ident)
     }
 
+    /// Keeps `name` as it is: everywhere in the global pass, within the
+    /// current item in the context pass.
+    fn keep_name(&mut self, name: String) {
+        match self.mode {
+            Mode::Global => {
+                self.kept.insert(name);
+            }
+            Mode::Context => {
+                self.ctx.pinned.insert(name);
+            }
+            Mode::Apply => {}
+        }
+    }
+
     fn pin(&mut self, tokens: &TokenStream) {
         let mut prev_dollar = false;
         let mut prev_quote = false;
         for tt in tokens.clone() {
             match &tt {
                 // Not a macro's metavariable (`$x`) nor a lifetime (`'a`).
-                TokenTree::Ident(i) if !prev_dollar && !prev_quote => {
-                    let name = name_of(i);
-                    match self.mode {
-                        Mode::Global => {
-                            self.kept.insert(name);
-                        }
-                        Mode::Context => {
-                            self.ctx.pinned.insert(name);
-                        }
-                        Mode::Apply => {}
-                    }
-                }
+                TokenTree::Ident(i) if !prev_dollar && !prev_quote => self.keep_name(name_of(i)),
                 TokenTree::Group(g) => self.pin(&g.stream()),
                 // `log!("{score}")`: the macro may format it.
                 TokenTree::Literal(l) => {
                     if let Lit::Str(s) = Lit::new(l.clone()) {
                         for name in format::inline_names(&s.value()) {
-                            match self.mode {
-                                Mode::Global => {
-                                    self.kept.insert(name);
-                                }
-                                Mode::Context => {
-                                    self.ctx.pinned.insert(name);
-                                }
-                                Mode::Apply => {}
-                            }
+                            self.keep_name(name);
                         }
                     }
                 }

@@ -234,11 +234,7 @@ fn header_of(first: &[u8]) -> Result<AnalysisHeader, String> {
 /// # Errors
 /// The file cannot be read, or its first line is something else.
 pub fn is_analysis(path: &Path) -> Result<bool, String> {
-    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut first = Vec::new();
-    BufReader::new(file)
-        .read_until(b'\n', &mut first)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let first = crate::games_file::first_line(path)?;
     if first.is_empty() {
         return Ok(false);
     }

@@ -129,6 +129,14 @@ pub struct Verdict {
     pub exact: bool,
 }
 
+/// A new midgame search at `settings`, its table empty.
+fn midgame_search(settings: &Settings) -> AlphaBeta {
+    let mut search =
+        AlphaBeta::with_table_bits(Evaluator::new(EvalKind::Pattern, 0), SEARCH_TABLE_BITS);
+    search.set_selective(settings.selective);
+    search
+}
+
 /// The judge: a midgame search and a solver, with their tables.
 #[derive(Debug)]
 pub struct Judge {
@@ -142,12 +150,9 @@ pub struct Judge {
 impl Judge {
     /// A judge at `settings` (checked by [`Settings::check`]).
     pub fn new(settings: Settings) -> Judge {
-        let mut search =
-            AlphaBeta::with_table_bits(Evaluator::new(EvalKind::Pattern, 0), SEARCH_TABLE_BITS);
-        search.set_selective(settings.selective);
         Judge {
             settings,
-            search,
+            search: midgame_search(&settings),
             solver: Solver::with_table_bits(Deadline::unlimited(), SOLVER_TABLE_BITS),
             positions: 0,
         }
@@ -156,10 +161,7 @@ impl Judge {
     /// Forgets the last game: new tables, so that a game's analysis does
     /// not depend on the games judged before it.
     pub fn new_game(&mut self) {
-        let mut search =
-            AlphaBeta::with_table_bits(Evaluator::new(EvalKind::Pattern, 0), SEARCH_TABLE_BITS);
-        search.set_selective(self.settings.selective);
-        self.search = search;
+        self.search = midgame_search(&self.settings);
         self.solver.clear();
     }
 

@@ -157,11 +157,7 @@ fn describe(kind: &str) -> &'static str {
 /// The file cannot be read, or its first line is not a header of this
 /// referee's.
 pub fn kind(path: &Path) -> Result<String, String> {
-    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut first = Vec::new();
-    BufReader::new(file)
-        .read_until(b'\n', &mut first)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let first = first_line(path)?;
     let kind = header_kind(&first).map_err(|e| format!("{}:1: {e}", path.display()))?;
     Ok(kind)
 }
@@ -185,13 +181,21 @@ fn header_kind(first: &[u8]) -> Result<String, String> {
 /// # Errors
 /// As [`read`] for the first line.
 pub fn header<H: DeserializeOwned>(path: &Path, kind: &str) -> Result<H, String> {
-    let at = |e: &dyn std::fmt::Display| format!("{}:1: {e}", path.display());
+    let first = first_line(path)?;
+    header_of(&first, kind).map_err(|e| format!("{}:1: {e}", path.display()))
+}
+
+/// The first line of `path` with its line end (empty for an empty file).
+///
+/// # Errors
+/// The file cannot be opened or read, named.
+pub fn first_line(path: &Path) -> Result<Vec<u8>, String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut first = Vec::new();
     BufReader::new(file)
         .read_until(b'\n', &mut first)
-        .map_err(|e| at(&e))?;
-    header_of(&first, kind).map_err(|e| at(&e))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(first)
 }
 
 /// Parses a header line of `kind`.
