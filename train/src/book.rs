@@ -64,6 +64,13 @@ pub struct BookConfig {
     /// referee measures from are covered; CodinGame's games start at ply 0
     /// and need none).
     pub free_plies: u32,
+    /// Growth only: the bot's side may also play a move this many discs
+    /// or less below its book move (the loss counts toward `margin`). Book
+    /// moves flip between near-equal moves as their subtrees deepen; the
+    /// subtree under the runner-up is then grown already instead of
+    /// orphaned (docs/book.md "Growth"). The export walks the bot's book
+    /// moves alone.
+    pub bot_margin: f64,
     /// Most characters of the packed book (`src/book/data.rs`): what the
     /// submission's 100,000 leave after its code and the evaluation's
     /// networks (87,735 on 2026-11-26), less a margin of about 700.
@@ -86,6 +93,7 @@ impl Default for BookConfig {
             loss_plies: 4.0,
             max_ply: 40,
             free_plies: 4,
+            bot_margin: 1.0,
             max_chars: 11_500,
             dir: PathBuf::from("train/book"),
             threads: 2,
@@ -330,10 +338,16 @@ pub struct Walk {
 }
 
 /// Walks the lines in which one side always plays the book move (from ply
-/// `config.free_plies` on) and the other deviates by at most
-/// `config.margin` discs in all, best-first by priority (ply plus
-/// `loss_plies` per disc of loss).
-pub fn walk(state: &State, values: &HashMap<(u64, u64), (i32, u8)>, config: &BookConfig) -> Walk {
+/// `config.free_plies` on) or one at most `bot_margin` discs below it, and
+/// the other deviates by at most `config.margin` discs in all (the first
+/// side's losses included), best-first by priority (ply plus `loss_plies`
+/// per disc of loss).
+pub fn walk(
+    state: &State,
+    values: &HashMap<(u64, u64), (i32, u8)>,
+    config: &BookConfig,
+    bot_margin: f64,
+) -> Walk {
     // The heap orders by priority in hundredths of a ply, then by key.
     type Item = Reverse<(i64, (u64, u64), bool, u32, i64)>;
     let prio = |ply: u32, loss: i64| {
@@ -341,6 +355,7 @@ pub fn walk(state: &State, values: &HashMap<(u64, u64), (i32, u8)>, config: &Boo
             .round() as i64
     };
     let margin = (config.margin * f64::from(SCALE)).round() as i64;
+    let bot_margin = (bot_margin * f64::from(SCALE)).round() as i32;
     let mut heap: BinaryHeap<Item> = BinaryHeap::new();
     let (start, _) = canonical(&Board::start());
     if state.records.contains_key(&key(&start)) {
@@ -377,8 +392,8 @@ pub fn walk(state: &State, values: &HashMap<(u64, u64), (i32, u8)>, config: &Boo
         let outside = state.outside(&r.board);
         for m in r.board.moves().squares() {
             let sq = m.index() as u8;
-            let is_book_move = sq == book_move;
-            if bot_moves && !is_book_move && ply >= config.free_plies {
+            let bot_bound = bot_moves && sq != book_move && ply >= config.free_plies;
+            if bot_bound && bot_margin <= 0 {
                 continue;
             }
             let (c, passed, in_book) = state.successor(&r.board, m);
@@ -390,6 +405,9 @@ pub fn walk(state: &State, values: &HashMap<(u64, u64), (i32, u8)>, config: &Boo
                 // Outside the book and not its best way out: unknown.
                 continue;
             };
+            if bot_bound && v - value > bot_margin {
+                continue;
+            }
             let loss = loss + i64::from(v - value);
             if loss > margin {
                 continue;
@@ -473,7 +491,7 @@ pub fn search(board: &Board, moves: u64, config: &BookConfig) -> Record {
 /// The records do not make a book the format can hold.
 pub fn export(state: &State, config: &BookConfig) -> Result<(Book, String), String> {
     let values = state.values();
-    let order = walk(state, &values, config).order;
+    let order = walk(state, &values, config, 0.0).order;
     let book_of = |n: usize| {
         let entries = order[..n]
             .iter()
@@ -526,19 +544,22 @@ mod tests {
 
     /// A few rounds of growth at depth 3, as `train book` runs them.
     fn grown(rounds: usize) -> State {
-        let config = small();
+        grown_with(rounds, &small())
+    }
+
+    fn grown_with(rounds: usize, config: &BookConfig) -> State {
         let mut state = State::default();
         let (root, _) = canonical(&Board::start());
-        state.add(search(&root, root.moves().0, &config));
+        state.add(search(&root, root.moves().0, config));
         for _ in 0..rounds {
             for b in state.stale() {
-                let r = search(&b, state.outside(&b), &config);
+                let r = search(&b, state.outside(&b), config);
                 state.add(r);
             }
             let values = state.values();
-            let w = walk(&state, &values, &config);
+            let w = walk(&state, &values, config, config.bot_margin);
             for c in w.candidates.iter().take(config.batch) {
-                let r = search(&c.successor, state.outside(&c.successor), &config);
+                let r = search(&c.successor, state.outside(&c.successor), config);
                 state.add(r);
             }
         }
@@ -610,8 +631,9 @@ mod tests {
         // The walk's first positions are the principal line's.
         let line = book.principal_line();
         assert!(!line.is_empty());
-        let order = walk(&state, &values, &config).order;
+        let order = walk(&state, &values, &config, 0.0).order;
         assert_eq!(order[0], key(&canonical(&Board::start()).0));
+
         // A smaller budget keeps a prefix of the same walk.
         let tight = BookConfig {
             max_chars: data.chars().count() / 2,
@@ -623,6 +645,23 @@ mod tests {
             .positions()
             .keys()
             .all(|k| book.positions().contains_key(k)));
+    }
+
+    #[test]
+    fn growth_also_walks_the_bots_near_equal_moves_and_the_export_does_not() {
+        let config = BookConfig {
+            free_plies: 0,
+            ..small()
+        };
+        let state = grown_with(8, &config);
+        let values = state.values();
+        let narrow = walk(&state, &values, &config, 0.0).order;
+        let wide = walk(&state, &values, &config, config.bot_margin).order;
+        let wide_set: HashSet<_> = wide.iter().collect();
+        assert!(narrow.iter().all(|k| wide_set.contains(k)));
+        assert!(wide.len() > narrow.len(), "{} {}", wide.len(), narrow.len());
+        let (book, _) = export(&state, &config).unwrap();
+        assert_eq!(book.len(), narrow.len());
     }
 
     #[test]

@@ -77,7 +77,7 @@ fn grow(state: &mut State, config: &BookConfig, files: &[PathBuf]) -> Result<(),
                 break;
             }
             let values = state.values();
-            let w = walk(state, &values, config);
+            let w = walk(state, &values, config, config.bot_margin);
             jobs = w
                 .candidates
                 .iter()
