@@ -65,6 +65,13 @@ impl AnalysisHeader {
         (&self.p1, &self.p2, self.seed, &self.openings)
             == (&games.p1, &games.p2, games.seed, &games.openings)
     }
+
+    /// Whether `other` analyses the same match as this (same players, seed
+    /// and openings; the judge and the shard aside).
+    pub fn same_match(&self, other: &AnalysisHeader) -> bool {
+        (&self.p1, &self.p2, self.seed, &self.openings)
+            == (&other.p1, &other.p2, other.seed, &other.openings)
+    }
 }
 
 /// The judge's verdict on one move of a game.

@@ -232,12 +232,7 @@ fn open_output(
             header.judge.describe()
         ));
     }
-    if f.header.p1 != header.p1
-        || f.header.p2 != header.p2
-        || f.header.seed != header.seed
-        || f.header.openings != header.openings
-        || f.header.shard != header.shard
-    {
+    if !f.header.same_match(header) || f.header.shard != header.shard {
         return Err(format!(
             "{}:1: an analysis of another match or shard than {}",
             path.display(),

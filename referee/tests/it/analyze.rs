@@ -119,8 +119,9 @@ fn a_match_is_judged_move_by_move_resumed_sharded_and_reported() {
     let cut: Vec<&str> = full.split_inclusive('\n').collect();
     let torn = cut[..3].concat() + &cut[3][..cut[3].len() / 2];
     std::fs::write(&resumed, &torn).unwrap();
-    // The report refuses the torn line...
+    // The report refuses the torn line, and an earlier report stays...
     let html = dir.join("report.html");
+    std::fs::write(&html, "an earlier report").unwrap();
     let o = run(
         &[
             "report",
@@ -137,7 +138,11 @@ fn a_match_is_judged_move_by_move_resumed_sharded_and_reported() {
         e.contains(&format!("{}:4: torn last line", resumed.display())),
         "{e}"
     );
-    assert!(!html.exists(), "nothing written");
+    assert_eq!(
+        std::fs::read_to_string(&html).unwrap(),
+        "an earlier report",
+        "nothing written"
+    );
     // ...and analyze continues it.
     let e = analyze(&[&games], &resumed, &[], 0);
     assert!(e.contains("2 games already judged, 4 to judge"), "{e}");
@@ -256,6 +261,7 @@ fn an_analysis_of_other_games_and_bad_games_are_refused_by_file_and_line() {
     let good = dir.join("good.jsonl");
     analyze(&[&games], &good, &["--threads", "1"], 0);
     let html = dir.join("r.html");
+    std::fs::write(&html, "an earlier report").unwrap();
     let report = |analysis: &Path| {
         let o = run(
             &[
@@ -288,7 +294,11 @@ fn an_analysis_of_other_games_and_bad_games_are_refused_by_file_and_line() {
         )),
         "{e}"
     );
-    assert!(!html.exists(), "nothing written");
+    assert_eq!(
+        std::fs::read_to_string(&html).unwrap(),
+        "an earlier report",
+        "nothing written"
+    );
     // ...and analyze will not continue it either.
     let e = analyze(&[&games], &other, &[], 2);
     assert!(
