@@ -13,9 +13,7 @@
 //!   - unless it is, the book move's rank (Exp-Golomb, order [`RANK_ORDER`]);
 //!   - for each successor its move's rank, and, but for a first one that
 //!     is the book move, its loss: `v` minus the move's value for the side
-//!     that plays it (a book move loses 0; a move the book keeps out of
-//!     use though it is worth a little more loses less than 0), as
-//!     [`zigzag`] of it (Exp-Golomb, order [`LOSS_ORDER`]);
+//!     that plays it (Exp-Golomb, order [`LOSS_ORDER`]; a book move loses 0);
 //!   - then each successor's own record, in that order.
 //!
 //! Values come top-down: the start position's is stored, every other
@@ -100,28 +98,6 @@ pub fn unpack(data: &str) -> Result<Book, BookError> {
     Ok(Book::from_entries(entries))
 }
 
-/// A loss as a code: 0, 1, -1, 2, -2, ... as 0, 1, 2, 3, 4, ... (losses
-/// above 0 are the common ones, below 0 rare and small).
-// Tools and tests only: not in the submission.
-#[cfg(not(cargo_equip))]
-pub fn zigzag(loss: i32) -> u32 {
-    if loss > 0 {
-        (2 * loss - 1) as u32
-    } else {
-        (-2 * loss) as u32
-    }
-}
-
-/// The loss a [`zigzag`] code stands for.
-pub fn unzigzag(code: u32) -> i32 {
-    let half = code.div_ceil(2).min(i32::MAX as u32) as i32;
-    if code % 2 == 1 {
-        half
-    } else {
-        -half
-    }
-}
-
 /// Decodes the record of `board` (value `v`) and its successors'.
 fn record(
     r: &mut BitReader,
@@ -159,11 +135,12 @@ fn record(
         let loss = if i == 0 && first_is_best {
             0
         } else {
-            unzigzag(r.exp_golomb(LOSS_ORDER))
+            r.exp_golomb(LOSS_ORDER)
         };
-        if loss.abs() > 2 * MAX_VALUE {
+        if loss > 2 * MAX_VALUE as u32 {
             return corrupt(format!("a loss of {loss} discs"));
         }
+        let loss = loss as i32;
         next.push((m, v - loss));
     }
     let best = best.unwrap_or_else(|| next[0].0);
@@ -220,7 +197,7 @@ pub fn encode(book: &Book) -> Result<String, BookError> {
                 let (c, _) = canonical(&child);
                 if self.recorded.insert((c.player, c.opponent)) {
                     let value = value_for_mover(i32::from(e.score), passed);
-                    if m == book_move.best && value != v {
+                    if value > v || (m == book_move.best && value != v) {
                         return corrupt(format!(
                             "{m} is worth {value:+} for the mover, the book move {} {v:+}, in\n{board}",
                             book_move.best
@@ -245,7 +222,7 @@ pub fn encode(book: &Book) -> Result<String, BookError> {
             for (i, &(m, loss)) in next.iter().enumerate() {
                 self.w.exp_golomb(rank_of(m), RANK_ORDER);
                 if !(i == 0 && first_is_best) {
-                    self.w.exp_golomb(zigzag(loss), LOSS_ORDER);
+                    self.w.exp_golomb(loss as u32, LOSS_ORDER);
                 }
             }
             for (m, _) in next {

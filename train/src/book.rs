@@ -64,14 +64,11 @@ pub struct BookConfig {
     /// referee measures from are covered; CodinGame's games start at ply 0
     /// and need none).
     pub free_plies: u32,
-    /// A runner-up must beat the book move by more than this many discs to
-    /// become the book move ([`State::values`]).
-    pub stick: f64,
     /// Growth only: the bot's side may also play a move this many discs
     /// or less below its book move (the loss counts toward `margin`). Book
     /// moves flip between near-equal moves as their subtrees deepen; the
     /// subtree under the runner-up is then grown already instead of
-    /// orphaned (docs/book.md "Growth"). The export walks the bot's book
+    /// orphaned (docs/book.md "Growing"). The export walks the bot's book
     /// moves alone.
     pub bot_margin: f64,
     /// Most characters of the packed book (`src/book/data.rs`): what the
@@ -96,7 +93,6 @@ impl Default for BookConfig {
             loss_plies: 4.0,
             max_ply: 40,
             free_plies: 4,
-            stick: 1.0,
             bot_margin: 1.0,
             max_chars: 11_500,
             dir: PathBuf::from("train/book"),
@@ -278,60 +274,47 @@ impl State {
     }
 
     /// Every book position's value (units, for its side to move) and book
-    /// move: the move of its successors in the book and its record's that
-    /// has the most book positions under it among those at most `stick`
-    /// discs below the best (the best alone at 0: plain negamax), and that
-    /// move's value. A runner-up overtaking the book move by less than
-    /// `stick` does not flip it; the subtree grown under it stays in use
-    /// (docs/book.md "Growth").
-    pub fn values(&self, stick: f64) -> HashMap<(u64, u64), (i32, u8)> {
-        let stick = (stick * f64::from(SCALE)).round() as i32;
+    /// move: the negamax of its successors in the book and its record.
+    pub fn values(&self) -> HashMap<(u64, u64), (i32, u8)> {
         let mut memo = HashMap::with_capacity(self.records.len());
         let keys: Vec<_> = self.records.keys().copied().collect();
         for k in keys {
-            self.value(k, stick, &mut memo);
+            self.value(k, &mut memo);
         }
-        memo.into_iter().map(|(k, (v, m, _))| (k, (v, m))).collect()
+        memo
     }
 
-    /// A position's value, book move and the book positions under it
-    /// (counted along every line, so a transposition counts twice).
-    fn value(
-        &self,
-        k: (u64, u64),
-        stick: i32,
-        memo: &mut HashMap<(u64, u64), (i32, u8, u64)>,
-    ) -> (i32, u8, u64) {
+    fn value(&self, k: (u64, u64), memo: &mut HashMap<(u64, u64), (i32, u8)>) -> (i32, u8) {
         if let Some(&v) = memo.get(&k) {
             return v;
         }
         let r = self.records[&k];
-        // (value, in the book, square, positions under it)
-        let mut moves: Vec<(i32, bool, u8, u64)> = Vec::new();
+        let mut best: Option<(i32, bool, u8)> = None;
+        let mut consider = |value: i32, in_book: bool, m: u8| {
+            // Highest value, then a move into the book, then the lowest square.
+            let better = match best {
+                None => true,
+                Some((v, b, s)) => (value, in_book, Reverse(m)) > (v, b, Reverse(s)),
+            };
+            if better {
+                best = Some((value, in_book, m));
+            }
+        };
         // The record's move while it still leads outside (a stale record's
         // best, if still outside, is still the best of the fewer moves).
         if r.searched != 0 && self.outside(&r.board) >> r.best & 1 != 0 {
-            moves.push((r.score, false, r.best, 0));
+            consider(r.score, false, r.best);
         }
-        let mut size = 1u64;
         for m in r.board.moves().squares() {
             let (c, passed, in_book) = self.successor(&r.board, m);
             if in_book {
-                let (v, _, n) = self.value(key(&c), stick, memo);
-                moves.push((value_for_mover(v, passed), true, m.index() as u8, n));
-                size = size.saturating_add(n);
+                let (v, _) = self.value(key(&c), memo);
+                consider(value_for_mover(v, passed), true, m.index() as u8);
             }
         }
-        let top = moves.iter().map(|m| m.0).max().expect("a book position has a move");
-        // The most positions under it, then the highest value, then a move
-        // into the book, then the lowest square.
-        let &(v, _, m, _) = moves
-            .iter()
-            .filter(|m| m.0 >= top - stick)
-            .max_by_key(|&&(v, in_book, m, n)| (n, v, in_book, Reverse(m)))
-            .expect("the best is within the stick");
-        memo.insert(k, (v, m, size));
-        (v, m, size)
+        let (v, _, m) = best.expect("a book position has a move");
+        memo.insert(k, (v, m));
+        (v, m)
     }
 }
 
@@ -425,8 +408,7 @@ pub fn walk(
             if bot_bound && v - value > bot_margin {
                 continue;
             }
-            // A move above the book move's value (kept by the stick) loses nothing.
-            let loss = loss + i64::from((v - value).max(0));
+            let loss = loss + i64::from(v - value);
             if loss > margin {
                 continue;
             }
@@ -508,7 +490,7 @@ pub fn search(board: &Board, moves: u64, config: &BookConfig) -> Record {
 /// # Errors
 /// The records do not make a book the format can hold.
 pub fn export(state: &State, config: &BookConfig) -> Result<(Book, String), String> {
-    let values = state.values(config.stick);
+    let values = state.values();
     let order = walk(state, &values, config, 0.0).order;
     let book_of = |n: usize| {
         let entries = order[..n]
@@ -574,7 +556,7 @@ mod tests {
                 let r = search(&b, state.outside(&b), config);
                 state.add(r);
             }
-            let values = state.values(config.stick);
+            let values = state.values();
             let w = walk(&state, &values, config, config.bot_margin);
             for c in w.candidates.iter().take(config.batch) {
                 let r = search(&c.successor, state.outside(&c.successor), config);
@@ -630,39 +612,18 @@ mod tests {
     fn a_grown_book_exports_every_line_the_bot_can_meet_and_packs() {
         let config = small();
         let state = grown(6);
-        let values = state.values(config.stick);
-        // A value is the book move's, no successor in the book is worth
-        // more than the stick above it, and the book move is one of them
-        // or the record's way out.
-        let stick = (config.stick * f64::from(SCALE)).round() as i32;
-        let mut kept = 0;
+        let values = state.values();
+        // A value is the negamax of the successors in the book and the
+        // record's way out.
         for (k, &(v, m)) in &values {
             let r = state.records[k];
-            let mut book_move_value = (m == r.best).then_some(r.score);
             for sq in r.board.moves().squares() {
                 let (c, passed, in_book) = state.successor(&r.board, sq);
                 if in_book {
-                    let value = value_for_mover(values[&key(&c)].0, passed);
-                    assert!(value <= v + stick);
-                    kept += usize::from(value > v);
-                    if sq.index() as u8 == m {
-                        book_move_value = Some(value);
-                    }
+                    assert!(value_for_mover(values[&key(&c)].0, passed) <= v);
                 }
             }
-            assert_eq!(book_move_value, Some(v));
-        }
-        assert!(kept > 0, "the stick keeps some book move below a runner-up");
-        // Without the stick: plain negamax.
-        let plain = state.values(0.0);
-        for (k, &(v, _)) in &plain {
-            let r = state.records[k];
-            for sq in r.board.moves().squares() {
-                let (c, passed, in_book) = state.successor(&r.board, sq);
-                if in_book {
-                    assert!(value_for_mover(plain[&key(&c)].0, passed) <= v);
-                }
-            }
+            assert!(r.board.moves().0 >> m & 1 == 1);
         }
         let (book, data) = export(&state, &config).unwrap();
         assert!(book.len() > 10 && book.len() <= state.len());
@@ -693,7 +654,7 @@ mod tests {
             ..small()
         };
         let state = grown_with(8, &config);
-        let values = state.values(config.stick);
+        let values = state.values();
         let narrow = walk(&state, &values, &config, 0.0).order;
         let wide = walk(&state, &values, &config, config.bot_margin).order;
         let wide_set: HashSet<_> = wide.iter().collect();

@@ -49,15 +49,14 @@ usage:
               writes src/search/mpc_table.rs
   train book  [--minutes M] [--target N] [--depth D] [--exact E] [--threads N] [--batch N]
               [--margin X] [--loss-plies X] [--max-ply P] [--free-plies F] [--bot-margin X]
-              [--stick X] [--max-chars N] [--dir DIR] [--out FILE]
+              [--max-chars N] [--dir DIR] [--out FILE]
               grow the opening book for M minutes (default 40) into a new chunk of search
               records, DIR/chunk-NNN.bin (default train/book), resumed from the chunks
               before it; then write the packed book (default out: src/book/data.rs, at
               most 11500 characters); selective depth 14 (13 at odd empties), batches of 16 new positions,
               lines whose deviating side loses at most 6 discs in all, priority = ply +
               4 plies a disc of loss, to ply 40, both sides deviating before ply 4, the
-              bot's side also growing moves within 1 disc of its book move, a book move
-              kept until a runner-up beats it by more than 1 disc (docs/book.md)
+              bot's side also growing moves within 1 disc of its book move (docs/book.md)
   train book-write [walk options]   rebuild src/book/data.rs from the chunks alone,
               byte for byte (the same as book --minutes 0)
   train openings --out FILE [--plies A-B] [--count N] [--within X] [--depth D] [--seed S]
@@ -261,7 +260,6 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
             "--max-ply" => o.book.max_ply = num(value)?.min(60) as u32,
             "--free-plies" => o.book.free_plies = num(value)?.min(60) as u32,
             "--bot-margin" => o.book.bot_margin = float(value)?,
-            "--stick" => o.book.stick = float(value)?,
             "--max-chars" => o.book.max_chars = num(value)? as usize,
             "--dir" => o.book.dir = PathBuf::from(value),
             "--count" => o.openings.count = num(value)? as usize,

@@ -76,7 +76,7 @@ fn grow(state: &mut State, config: &BookConfig, files: &[PathBuf]) -> Result<(),
             if minutes >= config.minutes || state.len() >= config.target {
                 break;
             }
-            let values = state.values(config.stick);
+            let values = state.values();
             let w = walk(state, &values, config, config.bot_margin);
             jobs = w
                 .candidates
