@@ -49,10 +49,11 @@ usage:
               writes src/search/mpc_table.rs
   train book  [--minutes M] [--target N] [--depth D] [--exact E] [--threads N] [--batch N]
               [--margin X] [--loss-plies X] [--max-ply P] [--free-plies F] [--bot-margin X]
-              [--max-chars N] [--dir DIR] [--out FILE]
+              [--max-chars N] [--dir DIR] [--export-chunks N] [--out FILE]
               grow the opening book for M minutes (default 40) into a new chunk of search
               records, DIR/chunk-NNN.bin (default train/book), resumed from the chunks
-              before it; then write the packed book (default out: src/book/data.rs, at
+              before it; then write the packed book from the first 4 chunks
+              (--export-chunks N, 0: all; default out: src/book/data.rs, at
               most 11500 characters); selective depth 14 (13 at odd empties), batches of 16 new positions,
               lines whose deviating side loses at most 6 discs in all, priority = ply +
               4 plies a disc of loss, to ply 40, both sides deviating before ply 4, the
@@ -262,6 +263,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
             "--bot-margin" => o.book.bot_margin = float(value)?,
             "--max-chars" => o.book.max_chars = num(value)? as usize,
             "--dir" => o.book.dir = PathBuf::from(value),
+            "--export-chunks" => o.book.export_chunks = num(value)? as usize,
             "--count" => o.openings.count = num(value)? as usize,
             "--within" => o.openings.within = float(value)?,
             "--positions" => o.positions = num(value)?.max(1) as usize,

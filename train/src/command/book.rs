@@ -36,7 +36,29 @@ pub fn run(o: &Options) -> Result<(), String> {
     if config.minutes > 0.0 {
         grow(&mut state, config, &files)?;
     }
+    let state = exported(config)?;
     write(&state, config, o.out.as_deref().unwrap_or(Path::new(OUT)))
+}
+
+/// The state the book is exported from: the first `config.export_chunks`
+/// chunks (all at 0).
+///
+/// # Errors
+/// Unreadable chunks, or fewer chunks than `export_chunks`.
+fn exported(config: &BookConfig) -> Result<State, String> {
+    let mut files = chunk_files(&config.dir)?;
+    if config.export_chunks > 0 {
+        if files.len() < config.export_chunks {
+            return Err(format!(
+                "--export-chunks {}: {} holds {} chunk(s)",
+                config.export_chunks,
+                config.dir.display(),
+                files.len()
+            ));
+        }
+        files.truncate(config.export_chunks);
+    }
+    State::load(&files)
 }
 
 /// `train book-write`: the packed book from the chunks alone.
@@ -183,6 +205,7 @@ pub fn source(state: &State, config: &BookConfig) -> Result<(String, String), St
         "//! The opening book written by `train book` (docs/book.md): do not edit.\n\
          //! Rebuild it from the committed search records with `cargo run --release -p train -- book-write`.\n\
          //!\n\
+         //! From {}.\n\
          //! {} positions of the {} searched (search depths {:?}), walk margin {} discs,\n\
          //! {} plies per disc of loss, both sides free before ply {}, to ply {}, at most {} characters;\n\
          //! start position {:+} discs; principal line ({} plies): {line_text}\n\n\
@@ -194,6 +217,10 @@ pub fn source(state: &State, config: &BookConfig) -> Result<(String, String), St
          pub const CHECKSUM: u64 = {};\n\
          /// The packed book ({chars} characters; see `book::code`).\n\
          pub const DATA: &str = \"{data}\";\n",
+        match config.export_chunks {
+            0 => "all the chunks".to_string(),
+            n => format!("the first {n} chunk(s) (`--export-chunks`)"),
+        },
         book.len(),
         state.len(),
         depths,
@@ -224,13 +251,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn exporting_more_chunks_than_there_are_is_refused() {
+        let dir = std::env::temp_dir().join(format!("book-export-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("chunk-001.bin"), []).unwrap();
+        let config = BookConfig {
+            dir: dir.clone(),
+            export_chunks: 2,
+            ..BookConfig::default()
+        };
+        let e = exported(&config).unwrap_err();
+        assert!(
+            e.contains("--export-chunks 2") && e.contains("holds 1 chunk(s)"),
+            "{e}"
+        );
+        let all = BookConfig {
+            export_chunks: 0,
+            ..config
+        };
+        assert_eq!(exported(&all).unwrap().log_len, 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn the_committed_book_rebuilds_from_the_committed_chunks() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let config = BookConfig {
             dir: root.join("train/book"),
             ..BookConfig::default()
         };
-        let state = State::load(&chunk_files(&config.dir).unwrap()).unwrap();
+        let state = exported(&config).unwrap();
         let (text, _) = source(&state, &config).unwrap();
         let committed = std::fs::read_to_string(root.join(OUT)).unwrap();
         assert!(
