@@ -48,8 +48,7 @@ fn analyze(games: &[&Path], out: &Path, extra: &[&str], status: i32) -> String {
     };
     args.extend(judge);
     args.extend(extra);
-    let o = run(&args, status);
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    errors(&run(&args, status))
 }
 
 /// The analysis's game lines by game number, without the judge's time
@@ -71,6 +70,33 @@ fn lines(path: &Path) -> Vec<(u64, Value)> {
 
 fn text(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn errors(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Writes `analysis` to `to` with line `row`'s moves hash changed (a game
+/// analysed with other moves); returns that game's number.
+fn with_other_moves(analysis: &Path, row: usize, to: &Path) -> u64 {
+    let text = std::fs::read_to_string(analysis).unwrap();
+    let mut rows: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut game: Value = serde_json::from_str(&rows[row]).unwrap();
+    game["moves_hash"] = Value::from("0000000000000000");
+    rows[row] = game.to_string();
+    std::fs::write(to, rows.join("\n") + "\n").unwrap();
+    game["game"].as_u64().unwrap()
+}
+
+/// A refused report leaves the file it would have written as it was.
+const EARLIER_REPORT: &str = "an earlier report";
+
+fn assert_untouched(html: &Path) {
+    assert_eq!(
+        std::fs::read_to_string(html).unwrap(),
+        EARLIER_REPORT,
+        "nothing written"
+    );
 }
 
 #[test]
@@ -121,7 +147,7 @@ fn a_match_is_judged_move_by_move_resumed_sharded_and_reported() {
     std::fs::write(&resumed, &torn).unwrap();
     // The report refuses the torn line, and an earlier report stays...
     let html = dir.join("report.html");
-    std::fs::write(&html, "an earlier report").unwrap();
+    std::fs::write(&html, EARLIER_REPORT).unwrap();
     let o = run(
         &[
             "report",
@@ -133,16 +159,12 @@ fn a_match_is_judged_move_by_move_resumed_sharded_and_reported() {
         ],
         2,
     );
-    let e = String::from_utf8_lossy(&o.stderr);
+    let e = errors(&o);
     assert!(
         e.contains(&format!("{}:4: torn last line", resumed.display())),
         "{e}"
     );
-    assert_eq!(
-        std::fs::read_to_string(&html).unwrap(),
-        "an earlier report",
-        "nothing written"
-    );
+    assert_untouched(&html);
     // ...and analyze continues it.
     let e = analyze(&[&games], &resumed, &[], 0);
     assert!(e.contains("2 games already judged, 4 to judge"), "{e}");
@@ -213,12 +235,7 @@ fn a_match_is_judged_move_by_move_resumed_sharded_and_reported() {
     // A stale analysis beside the games (one game's moves differ, as after
     // the match was played again into the same file) is ignored with a
     // warning, not an error: the user did not name it.
-    let text = std::fs::read_to_string(&beside).unwrap();
-    let mut rows: Vec<String> = text.lines().map(str::to_string).collect();
-    let mut second: Value = serde_json::from_str(&rows[1]).unwrap();
-    second["moves_hash"] = Value::from("0000000000000000");
-    rows[1] = second.to_string();
-    std::fs::write(&beside, rows.join("\n") + "\n").unwrap();
+    with_other_moves(&beside, 1, &beside);
     let o = run(
         &[
             "report",
@@ -228,7 +245,7 @@ fn a_match_is_judged_move_by_move_resumed_sharded_and_reported() {
         ],
         0,
     );
-    let e = String::from_utf8_lossy(&o.stderr);
+    let e = errors(&o);
     assert!(
         e.contains("warning: ignoring the analysis beside the games") && e.contains(":2: game "),
         "{e}"
@@ -261,7 +278,7 @@ fn an_analysis_of_other_games_and_bad_games_are_refused_by_file_and_line() {
     let good = dir.join("good.jsonl");
     analyze(&[&games], &good, &["--threads", "1"], 0);
     let html = dir.join("r.html");
-    std::fs::write(&html, "an earlier report").unwrap();
+    std::fs::write(&html, EARLIER_REPORT).unwrap();
     let report = |analysis: &Path| {
         let o = run(
             &[
@@ -274,18 +291,12 @@ fn an_analysis_of_other_games_and_bad_games_are_refused_by_file_and_line() {
             ],
             2,
         );
-        String::from_utf8_lossy(&o.stderr).into_owned()
+        errors(&o)
     };
 
     // A game whose moves differ (its hash): named by its analysis line.
-    let text = std::fs::read_to_string(&good).unwrap();
-    let mut rows: Vec<String> = text.lines().map(str::to_string).collect();
-    let mut third: Value = serde_json::from_str(&rows[2]).unwrap();
-    let game = third["game"].as_u64().unwrap();
-    third["moves_hash"] = Value::from("0000000000000000");
-    rows[2] = third.to_string();
     let other = dir.join("other.jsonl");
-    std::fs::write(&other, rows.join("\n") + "\n").unwrap();
+    let game = with_other_moves(&good, 2, &other);
     let e = report(&other);
     assert!(
         e.contains(&format!(
@@ -294,11 +305,7 @@ fn an_analysis_of_other_games_and_bad_games_are_refused_by_file_and_line() {
         )),
         "{e}"
     );
-    assert_eq!(
-        std::fs::read_to_string(&html).unwrap(),
-        "an earlier report",
-        "nothing written"
-    );
+    assert_untouched(&html);
     // ...and analyze will not continue it either.
     let e = analyze(&[&games], &other, &[], 2);
     assert!(
@@ -320,7 +327,7 @@ fn an_analysis_of_other_games_and_bad_games_are_refused_by_file_and_line() {
         ],
         2,
     );
-    let e = String::from_utf8_lossy(&o.stderr);
+    let e = errors(&o);
     assert!(
         e.contains(&format!(
             "{}:1: an analysis of another match",
