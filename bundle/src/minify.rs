@@ -1668,6 +1668,16 @@ fn main() { let input_value = 3; println!("{} {}", twice!(input_value + helper_v
     }
 
     #[test]
+    fn a_reference_after_a_bitwise_and_and_a_closure_returning_a_closure_stay_apart() {
+        // `a & &b` is not `a && b`, and `|x| |y|` is not `|x||y|`.
+        let src = "fn main() { let a = 6u8; let b = 3u8; let c = a & &b; let next = |_x: u8| |y: u8| y + 1; let wide = |_v: Vec<u8>| |i: usize| i * 2; let r = &&b; let z = || **r; println!(\"{} {} {} {}\", c, next(1)(2), wide(vec![1])(2), z()); }";
+        let text = same_behaviour("fusing_pairs", src);
+        assert!(text.contains("& &") && text.contains("| |"), "{text}");
+        // Two references and an empty closure keep their characters together.
+        assert!(text.contains("=&&") && text.contains("=||"), "{text}");
+    }
+
+    #[test]
     fn doc_comments_are_dropped_before_the_string_check() {
         let src = "//! The crate.\n/// A function.\n/** A block doc. */\n#[doc = \"explicit\"]\nfn answer() -> u32 {\n    //! inner\n    42\n}\n/// On a field too.\nstruct Holder {\n    /// The value.\n    value: u32,\n}\nfn main() {\n    let h = Holder { value: answer() };\n    println!(\"{} {}\", h.value, \"kept\");\n}\n";
         let text = same_behaviour("docs", src);

@@ -67,8 +67,23 @@ enum Last {
     Word,
     /// A literal that ends with a `.` (`0.`): a following `.` would fuse.
     Dotted,
-    Punct(char, Spacing),
+    /// A punctuation character, and what came before it.
+    Punct(char, Spacing, After),
     Open,
+    Close,
+}
+
+/// What precedes a punctuation character: whether `& &` or `| |` may be
+/// written `&&` or `||` (two references; an empty closure's bars) or not
+/// (`a & &b`; `|x| |y|`, a closure returning one).
+#[derive(Clone, Copy, PartialEq)]
+enum After {
+    /// A word, a literal, a closing delimiter or `?`: the character is a
+    /// binary operator, or a closure's closing bar.
+    Operand,
+    /// `>`: a closing bar after a generic type (`|v: Vec<u8>| |i|`).
+    Angle,
+    Other,
 }
 
 struct Printer<'a> {
@@ -243,7 +258,7 @@ impl Printer<'_> {
             TokenTree::Literal(l) => {
                 self.source_space(l.span());
                 let s = l.to_string();
-                if matches!(self.last, Last::Word | Last::Dotted | Last::Punct('\'', _)) {
+                if matches!(self.last, Last::Word | Last::Dotted | Last::Punct('\'', ..)) {
                     self.out.push(' ');
                 }
                 self.mark(l.span());
@@ -260,14 +275,29 @@ impl Printer<'_> {
                 self.source_space(p.span());
                 let c = p.as_char();
                 match self.last {
-                    Last::Punct(a, Spacing::Alone) if fuses(a, c) => self.out.push(' '),
+                    Last::Punct(a, Spacing::Alone, _) if fuses(a, c) => self.out.push(' '),
+                    // `a & &b` is not `a && b`, `|x| |y|` not `|x||y|`;
+                    // `&&b` and `||x` at an operand's place mean the same.
+                    Last::Punct('&', Spacing::Alone, After::Operand) if c == '&' => {
+                        self.out.push(' ');
+                    }
+                    Last::Punct('|', Spacing::Alone, After::Operand | After::Angle) if c == '|' => {
+                        self.out.push(' ');
+                    }
                     Last::Word if c == '\'' => self.out.push(' '),
                     Last::Dotted if c == '.' => self.out.push(' '),
                     _ => {}
                 }
                 self.mark(p.span());
                 self.out.push(c);
-                self.last = Last::Punct(c, p.spacing());
+                let after = match self.last {
+                    Last::Word | Last::Dotted | Last::Close | Last::Punct('?', ..) => {
+                        After::Operand
+                    }
+                    Last::Punct('>', ..) => After::Angle,
+                    _ => After::Other,
+                };
+                self.last = Last::Punct(c, p.spacing(), after);
             }
             TokenTree::Group(g) => self.group(g, false),
         }
@@ -292,7 +322,7 @@ impl Printer<'_> {
             self.source_space(g.span_close());
             self.mark(g.span_close());
             self.out.push_str(close);
-            self.last = Last::Open;
+            self.last = Last::Close;
         }
     }
 }
