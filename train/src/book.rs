@@ -60,9 +60,10 @@ pub struct BookConfig {
     pub loss_plies: f64,
     /// No position deeper than this ply is added.
     pub max_ply: u32,
-    /// Before this ply both sides may deviate (the short openings the
-    /// referee measures from are covered; CodinGame's games start at ply 0
-    /// and need none).
+    /// Before this ply both sides may deviate, and every move is a
+    /// candidate, not only a position's best way out (the short openings
+    /// the referee measures from are covered; CodinGame's games start at
+    /// ply 0 and need none).
     pub free_plies: u32,
     /// Growth only: the bot's side may also play a move this many discs
     /// or less below its book move (the loss counts toward `margin`). Book
@@ -78,9 +79,8 @@ pub struct BookConfig {
     /// Where the chunk files are.
     pub dir: PathBuf,
     /// The exported book is made from the first this many chunks (0: all);
-    /// growing reads them all. The book of chunks 1-7 lost to the book of
-    /// chunks 1-4 from the start position (docs/book.md, third session), so
-    /// the submission keeps the latter while the growth goes on.
+    /// growing reads them all. (Chunks grown on another line are kept
+    /// aside in their own directory: docs/book.md, "Set aside".)
     pub export_chunks: usize,
     /// Worker threads.
     pub threads: usize,
@@ -101,7 +101,7 @@ impl Default for BookConfig {
             bot_margin: 1.0,
             max_chars: 11_500,
             dir: PathBuf::from("train/book"),
-            export_chunks: 4,
+            export_chunks: 0,
             threads: 2,
         }
     }
@@ -407,6 +407,11 @@ pub fn walk(
                 (value_for_mover(values[&key(&c)].0, passed), ply + 1)
             } else if outside >> sq & 1 != 0 && sq == r.best {
                 (r.score, ply + 1)
+            } else if outside >> sq & 1 != 0 && ply < config.free_plies {
+                // Before the free plies end every move is a candidate, so
+                // that every short opening gets its own search: its value
+                // is at most the best way out's, which stands for it.
+                (r.score, ply + 1)
             } else {
                 // Outside the book and not its best way out: unknown.
                 continue;
@@ -668,6 +673,47 @@ mod tests {
         assert!(wide.len() > narrow.len(), "{} {}", wide.len(), narrow.len());
         let (book, _) = export(&state, &config).unwrap();
         assert_eq!(book.len(), narrow.len());
+    }
+
+    #[test]
+    fn before_the_free_plies_end_every_move_is_a_candidate() {
+        // The start and its one successor up to symmetry, searched: the
+        // second position has three moves (up to symmetry: diagonal,
+        // perpendicular, parallel), of which its record knows one.
+        let config = BookConfig {
+            margin: 64.0,
+            ..small()
+        };
+        let mut state = State::default();
+        let (root, _) = canonical(&Board::start());
+        state.add(search(&root, root.moves().0, &config));
+        let (first, _, _) = state.successor(&root, root.moves().squares().next().unwrap());
+        state.add(search(&first, first.moves().0, &config));
+        state.add(search(&root, state.outside(&root), &config));
+        let values = state.values();
+        let replies: HashSet<_> = first
+            .moves()
+            .squares()
+            .map(|m| key(&state.successor(&first, m).0))
+            .collect();
+        assert_eq!(replies.len(), 3);
+        let candidates = |free_plies| -> HashSet<_> {
+            let config = BookConfig {
+                free_plies,
+                ..config.clone()
+            };
+            walk(&state, &values, &config, 0.0)
+                .candidates
+                .iter()
+                .map(|c| key(&c.successor))
+                .collect()
+        };
+        assert_eq!(candidates(4), replies);
+        // After them, only the record's best way out.
+        let best = state.records[&key(&first)].best;
+        let square = first.moves().squares().find(|m| m.index() as u8 == best);
+        let best_reply = key(&state.successor(&first, square.unwrap()).0);
+        assert_eq!(candidates(0), HashSet::from([best_reply]));
     }
 
     #[test]

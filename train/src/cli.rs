@@ -52,12 +52,13 @@ usage:
               [--max-chars N] [--dir DIR] [--export-chunks N] [--out FILE]
               grow the opening book for M minutes (default 40) into a new chunk of search
               records, DIR/chunk-NNN.bin (default train/book), resumed from the chunks
-              before it; then write the packed book from the first 4 chunks
-              (--export-chunks N, 0: all; default out: src/book/data.rs, at
+              before it; then write the packed book from all the chunks
+              (--export-chunks N: the first N; default out: src/book/data.rs, at
               most 11500 characters); selective depth 14 (13 at odd empties), batches of 16 new positions,
               lines whose deviating side loses at most 6 discs in all, priority = ply +
-              4 plies a disc of loss, to ply 40, both sides deviating before ply 4, the
-              bot's side also growing moves within 1 disc of its book move (docs/book.md)
+              4 plies a disc of loss, to ply 40, both sides deviating before ply 4 (every
+              move a candidate there), the bot's side also growing moves within 1 disc of
+              its book move (docs/book.md)
   train book-write [walk options]   rebuild src/book/data.rs from the chunks alone,
               byte for byte (the same as book --minutes 0)
   train openings --out FILE [--plies A-B] [--count N] [--within X] [--depth D] [--seed S]
