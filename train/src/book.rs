@@ -80,7 +80,7 @@ pub struct BookConfig {
     pub dir: PathBuf,
     /// The exported book is made from the first this many chunks (0: all);
     /// growing reads them all. (Chunks grown on another line are kept
-    /// aside in their own directory: docs/book.md, "Set aside".)
+    /// aside in their own directory, `train/book/aside/`: docs/book.md.)
     pub export_chunks: usize,
     /// Worker threads.
     pub threads: usize,
