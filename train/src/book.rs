@@ -405,12 +405,10 @@ pub fn walk(
             let (c, passed, in_book) = state.successor(&r.board, m);
             let (value, next_ply) = if in_book {
                 (value_for_mover(values[&key(&c)].0, passed), ply + 1)
-            } else if outside >> sq & 1 != 0 && sq == r.best {
-                (r.score, ply + 1)
-            } else if outside >> sq & 1 != 0 && ply < config.free_plies {
-                // Before the free plies end every move is a candidate, so
-                // that every short opening gets its own search: its value
-                // is at most the best way out's, which stands for it.
+            } else if outside >> sq & 1 != 0 && (sq == r.best || ply < config.free_plies) {
+                // The best way out; before the free plies end, every move
+                // out (so that every short opening gets its own search),
+                // valued at the best way out's, which bounds it.
                 (r.score, ply + 1)
             } else {
                 // Outside the book and not its best way out: unknown.

@@ -36,7 +36,12 @@ pub fn run(o: &Options) -> Result<(), String> {
     if config.minutes > 0.0 {
         grow(&mut state, config, &files)?;
     }
-    let state = exported(config)?;
+    // The grown state is all the chunks: read them again only for a prefix.
+    let state = if config.export_chunks == 0 {
+        state
+    } else {
+        exported(config)?
+    };
     write(&state, config, o.out.as_deref().unwrap_or(Path::new(OUT)))
 }
 
