@@ -39,6 +39,10 @@ pub mod rng;
 pub mod search;
 pub mod square;
 pub mod time;
+// The transition bench's file format (`othello transition`), not part of
+// the submission.
+#[cfg(not(cargo_equip))]
+pub mod transition;
 
 pub use bitboard::Bitboard;
 pub use board::{Board, Move};

@@ -16,6 +16,12 @@ pub const DEFAULT_TURN_BUDGET_MS: u64 = 100;
 /// Our hard budget for the first turn: half the 2000 ms limit. The first
 /// turn also pays for start-up (tables, weights decoding).
 pub const FIRST_TURN_BUDGET_MS: u64 = 1000;
+/// The hard budget (ms) of a later turn with `empties` empty squares
+/// before the move: [`DEFAULT_TURN_BUDGET_MS`] everywhere.
+pub fn turn_budget_ms(empties: u32) -> u64 {
+    let _ = empties;
+    DEFAULT_TURN_BUDGET_MS
+}
 /// The soft limit as a fraction of the hard budget: an iteration of
 /// iterative deepening costs several times the previous one, so none is
 /// started after this share of the budget is gone. Measured against 0.6

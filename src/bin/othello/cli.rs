@@ -6,7 +6,7 @@
 use othello::eval::EvalKind;
 #[cfg(not(cargo_equip))]
 use othello::search::NMC_MAX_LEVEL;
-use othello::search::{DEFAULT_STRATEGY, MCTS_DEFAULT_C, NMC_DEFAULT_LEVEL, STRATEGY_NAMES};
+use othello::search::{self, DEFAULT_STRATEGY, MCTS_DEFAULT_C, NMC_DEFAULT_LEVEL, STRATEGY_NAMES};
 
 /// The usage text printed by `--help` and after an argument error.
 #[cfg(not(cargo_equip))]
@@ -114,6 +114,30 @@ impl BotOptions {
         self.book.unwrap_or(
             self.strategy == DEFAULT_STRATEGY && self.depth.is_none() && self.nodes.is_none(),
         )
+    }
+
+    /// The seed: `--seed`, else `$OTHELLO_SEED`, else 0.
+    pub fn seed(&self) -> u64 {
+        self.seed.unwrap_or_else(|| {
+            std::env::var("OTHELLO_SEED")
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+                .unwrap_or(0)
+        })
+    }
+
+    /// The settings of the strategy these options build.
+    pub fn config(&self) -> search::Config {
+        search::Config {
+            seed: self.seed(),
+            eval: self.eval,
+            selective: !self.full_width,
+            exact: self.exact,
+            playouts: self.playouts,
+            playout_depth: self.playout_depth,
+            c: self.c,
+            level: self.level,
+        }
     }
 }
 

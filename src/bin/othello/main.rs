@@ -28,7 +28,7 @@ use othello::book::Book;
 use othello::protocol::{self, Lines};
 use othello::rng::Rng;
 use othello::search::{self, Limits, Score, SearchResult};
-use othello::time::{Deadline, LagGuard, DEFAULT_TURN_BUDGET_MS, FIRST_TURN_BUDGET_MS};
+use othello::time::{turn_budget_ms, Deadline, LagGuard, FIRST_TURN_BUDGET_MS};
 use othello::Bitboard;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
@@ -61,22 +61,8 @@ fn main() -> ExitCode {
 
 /// Plays the CodinGame protocol until the input ends.
 fn run_bot(options: &BotOptions) -> ExitCode {
-    let seed = options.seed.unwrap_or_else(|| {
-        std::env::var("OTHELLO_SEED")
-            .ok()
-            .and_then(|s| s.trim().parse().ok())
-            .unwrap_or(0)
-    });
-    let config = search::Config {
-        seed,
-        eval: options.eval,
-        selective: !options.full_width,
-        exact: options.exact,
-        playouts: options.playouts,
-        playout_depth: options.playout_depth,
-        c: options.c,
-        level: options.level,
-    };
+    let seed = options.seed();
+    let config = options.config();
     let Some(mut strategy) = search::create(&options.strategy, &config) else {
         eprintln!("othello: unknown strategy {:?}", options.strategy);
         return ExitCode::from(EXIT_USAGE);
@@ -130,7 +116,7 @@ fn run_bot(options: &BotOptions) -> ExitCode {
             lag.budget_ms(if first_turn {
                 FIRST_TURN_BUDGET_MS
             } else {
-                DEFAULT_TURN_BUDGET_MS
+                turn_budget_ms(turn.board.empty_count())
             })
         });
         first_turn = false;

@@ -8,6 +8,7 @@ mod book;
 mod playouts;
 mod speed;
 mod suite;
+mod transition;
 
 use crate::cli::{number, positive};
 use othello::game::Game;
@@ -39,6 +40,8 @@ pub enum Tool {
     Playouts(PlayoutsOptions),
     /// `book [TRANSCRIPT]`.
     Book(Option<String>),
+    /// `transition FILE [--cold] [--list] [bot options]`.
+    Transition(transition::TransitionOptions),
 }
 
 /// What `othello solve` solves and how.
@@ -75,6 +78,7 @@ pub fn parse(args: &[String]) -> Option<Result<Tool, String>> {
         "solve" => Some(parse_solve(it).map(Tool::Solve)),
         "playouts" => Some(parse_playouts(it).map(Tool::Playouts)),
         "book" => Some(parse_book(it).map(Tool::Book)),
+        "transition" => Some(transition::parse(it).map(Tool::Transition)),
         _ => None,
     }
 }
@@ -145,6 +149,7 @@ pub fn run(tool: Tool) -> ExitCode {
         }
         Tool::Solve(options) => run_solve(&options),
         Tool::Playouts(options) => run_playouts(&options),
+        Tool::Transition(options) => transition::run(&options),
         Tool::Book(transcript) => {
             // The ranks read the pattern tables: expanded first, timed apart.
             let start = std::time::Instant::now();

@@ -1,0 +1,204 @@
+//! The transition bench's positions (`othello transition`, docs/endgame.md,
+//! "The transition bench"), parsed from text (the library reads no files).
+//!
+//! A line is a game's transcript from the standard start position up to
+//! the position (passes implicit, as `referee --openings` reads them),
+//! then every legal move of that position with its exact final disc
+//! difference for the side to move:
+//!
+//! ```text
+//! f5d6c3d3c4f4f6f3e6e7...b7  a2:+8 b7:-6 c1:+2
+//! ```
+//!
+//! The moves may come in any order but must be exactly the legal ones,
+//! each once. Blank lines and lines starting with `#` are comments.
+
+use crate::board::Board;
+use crate::game::{Color, Game};
+use crate::square::Square;
+
+/// One position of the bench.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchPosition {
+    /// The transcript that leads to it.
+    pub transcript: String,
+    /// The position, seen from the side to move.
+    pub board: Board,
+    /// Who is to move.
+    pub to_move: Color,
+    /// The last earlier position of the game with the same side to move
+    /// (the bot's previous turn, which warms its tables in play), if any.
+    pub previous: Option<Board>,
+    /// Every legal move with its exact score for the side to move.
+    pub scores: Vec<(Square, i32)>,
+}
+
+impl BenchPosition {
+    /// A position after `transcript` (which must leave a side to move
+    /// with a move) with `scores`. The scores are checked against the
+    /// legal moves as [`parse_line`] does.
+    ///
+    /// # Errors
+    /// An unplayable transcript, a finished game, or scores that are not
+    /// exactly one per legal move.
+    pub fn new(transcript: &str, scores: Vec<(Square, i32)>) -> Result<BenchPosition, String> {
+        let mut game = Game::new();
+        let bytes = transcript.as_bytes();
+        if !bytes.len().is_multiple_of(2) {
+            return Err("the transcript has an odd number of characters".into());
+        }
+        for (i, pair) in bytes.chunks(2).enumerate() {
+            let word = std::str::from_utf8(pair).unwrap_or("??");
+            let sq = Square::parse(word)
+                .map_err(|e| format!("transcript move {}: {word:?}: {e}", i + 1))?;
+            game.play(sq)
+                .map_err(|e| format!("transcript move {}: {e}", i + 1))?;
+        }
+        if game.is_over() {
+            return Err("the game is over after the transcript".into());
+        }
+        let board = game.board();
+        let to_move = game.to_move();
+        let previous = previous_turn(transcript, to_move);
+        let legal = board.moves();
+        let mut seen = 0u64;
+        for &(sq, score) in &scores {
+            if !legal.contains(sq) {
+                return Err(format!("{sq} is not a legal move of the position"));
+            }
+            if seen & sq.bit() != 0 {
+                return Err(format!("{sq} is scored twice"));
+            }
+            if !(-64..=64).contains(&score) {
+                return Err(format!("{sq}: score {score} is outside -64..64"));
+            }
+            seen |= sq.bit();
+        }
+        if let Some(missing) = legal.squares().find(|sq| seen & sq.bit() == 0) {
+            return Err(format!("the legal move {missing} has no score"));
+        }
+        Ok(BenchPosition {
+            transcript: transcript.to_string(),
+            board,
+            to_move,
+            previous,
+            scores,
+        })
+    }
+
+    /// The best score.
+    pub fn best_score(&self) -> i32 {
+        self.scores.iter().map(|&(_, s)| s).max().unwrap_or(0)
+    }
+
+    /// What playing `sq` loses against the best move, in discs (`None`
+    /// for a move that is not scored).
+    pub fn loss(&self, sq: Square) -> Option<i32> {
+        let score = self.scores.iter().find(|&&(m, _)| m == sq)?.1;
+        Some(self.best_score() - score)
+    }
+
+    /// The number of empty squares.
+    pub fn empties(&self) -> u32 {
+        self.board.empty_count()
+    }
+
+    /// The line that [`parse_line`] reads back.
+    pub fn to_line(&self) -> String {
+        let mut line = self.transcript.clone();
+        line.push(' ');
+        for &(sq, score) in &self.scores {
+            line += &format!(" {sq}:{score:+}");
+        }
+        line
+    }
+}
+
+/// The last position before the end of `transcript` with `side` to move.
+fn previous_turn(transcript: &str, side: Color) -> Option<Board> {
+    let mut game = Game::new();
+    let mut last = None;
+    let moves = transcript.len() / 2;
+    for k in 0..moves {
+        if game.to_move() == side {
+            last = Some(game.board());
+        }
+        let sq = Square::parse(&transcript[2 * k..2 * k + 2]).ok()?;
+        game.play(sq).ok()?;
+    }
+    last
+}
+
+/// Parses one line: `Ok(None)` for a blank or comment line.
+///
+/// # Errors
+/// A one-line description of what is wrong (without the line number,
+/// which the caller knows).
+pub fn parse_line(line: &str) -> Result<Option<BenchPosition>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let mut fields = line.split_whitespace();
+    let transcript = fields.next().unwrap_or_default();
+    let mut scores = Vec::new();
+    for field in fields {
+        let Some((word, score)) = field.split_once(':') else {
+            return Err(format!("expected `<move>:<score>`, found {field:?}"));
+        };
+        let sq = Square::parse(word).map_err(|e| format!("{field:?}: {e}"))?;
+        let score = score
+            .parse::<i32>()
+            .map_err(|_| format!("{field:?}: the score is not a whole number"))?;
+        scores.push((sq, score));
+    }
+    if scores.is_empty() {
+        return Err("no scored moves after the transcript".into());
+    }
+    BenchPosition::new(transcript, scores).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    #[test]
+    fn a_line_round_trips_and_gives_losses() {
+        // After f5 white has d6, f6 and f4.
+        let line = "f5  d6:+1 f4:-3 f6:+0";
+        let p = parse_line(line).unwrap().unwrap();
+        assert_eq!(p.empties(), 59);
+        assert_eq!(p.to_move, Color::White);
+        assert_eq!(p.previous, None);
+        assert_eq!(p.best_score(), 1);
+        assert_eq!(p.loss(sq("f4")), Some(4));
+        assert_eq!(p.loss(sq("d6")), Some(0));
+        assert_eq!(p.loss(sq("a1")), None);
+        assert_eq!(p.to_line(), line);
+        let q = parse_line("f5d6c3  d3:+0 c5:+0 e6:+0 f3:+0 b4:+0 c4:+0 e3:+0");
+        // After f5 d6 c3 white is to move and was to move after f5.
+        let q = q.unwrap().unwrap();
+        assert_eq!(q.previous, Some(Game::from_transcript("f5").unwrap().board()));
+    }
+
+    #[test]
+    fn bad_lines_say_what_is_wrong() {
+        assert_eq!(parse_line("  # comment").unwrap(), None);
+        assert_eq!(parse_line("").unwrap(), None);
+        let err = |line: &str| parse_line(line).unwrap_err();
+        assert!(err("f5").contains("no scored moves"), "{}", err("f5"));
+        assert!(err("f5 d6").contains("<move>:<score>"));
+        assert!(err("f5 d6:x").contains("whole number"));
+        assert!(err("f5 z9:+1").contains("z9"));
+        assert!(err("f5 a1:+1").contains("a1 is not a legal move"));
+        assert!(err("f5 d6:+1 d6:+1").contains("twice"));
+        assert!(err("f5 d6:+1 f4:-3").contains("f6 has no score"));
+        assert!(err("f5 d6:+99 f4:-3 f6:+0").contains("outside"));
+        assert!(err("f5f5 d6:+1").contains("transcript move 2"));
+        assert!(err("f5d 6:+1").contains("odd"));
+    }
+}
