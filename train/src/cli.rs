@@ -4,6 +4,7 @@
 use crate::arena::MatchConfig;
 use crate::book::BookConfig;
 use crate::command::openings::OpeningsConfig;
+use crate::command::transition::TransitionConfig;
 use crate::corpus::CorpusConfig;
 use crate::gen::GenConfig;
 use crate::net::NetConfig;
@@ -65,6 +66,11 @@ usage:
               [--threads N]   N random openings of A-B moves (one per position up to
               symmetry) scored within X discs of even (default 2000, 2) by a selective
               depth-D search (default 14); --count 0: every opening of A-B moves, unscored
+  train transition --from FILE[,FILE..] [--per-empties N] [--empties A-B] [--seed S]
+              [--threads N] [--out FILE]   the transition bench: up to N positions
+              (default 40) per count of A-B empties (default 20-26) drawn from the
+              games (referee games files or transcripts), every legal move solved
+              exactly (default out: tests/data/transition.txt; resumes it)
   train decode-time           time to decode the compiled weights
   train bench [--depth N] [--evals A,B]   othello's bench with evaluations A and B
 ";
@@ -92,6 +98,7 @@ pub struct Options {
     pub values: Option<PathBuf>,
     pub book: BookConfig,
     pub openings: OpeningsConfig,
+    pub transition: TransitionConfig,
 }
 
 /// Parses the arguments after the program name: the command's name and
@@ -125,6 +132,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         values: None,
         book: BookConfig::default(),
         openings: OpeningsConfig::default(),
+        transition: TransitionConfig::default(),
     };
     let mut it = args[1..].iter();
     while let Some(flag) = it.next() {
@@ -265,6 +273,17 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
             "--max-chars" => o.book.max_chars = num(value)? as usize,
             "--dir" => o.book.dir = PathBuf::from(value),
             "--export-chunks" => o.book.export_chunks = num(value)? as usize,
+            "--from" => o.transition.from = value.split(',').map(PathBuf::from).collect(),
+            "--per-empties" => o.transition.per_empties = num(value)?.max(1) as usize,
+            "--empties" => {
+                o.transition.empties = value
+                    .split_once('-')
+                    .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+                    .filter(|&(a, b): &(u32, u32)| a <= b && b <= 60)
+                    .ok_or_else(|| {
+                        format!("--empties: expected A-B with A <= B <= 60, found {value:?}")
+                    })?;
+            }
             "--count" => o.openings.count = num(value)? as usize,
             "--within" => o.openings.within = float(value)?,
             "--positions" => o.positions = num(value)?.max(1) as usize,
