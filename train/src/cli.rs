@@ -3,7 +3,6 @@
 
 use crate::arena::MatchConfig;
 use crate::book::BookConfig;
-use crate::command::openings::OpeningsConfig;
 use crate::corpus::CorpusConfig;
 use crate::gen::GenConfig;
 use crate::net::NetConfig;
@@ -293,6 +292,27 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         o.fit.groups = vec![o.fit.anchors.len()];
     }
     Ok((command, o))
+}
+
+/// How `train openings` makes its openings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningsConfig {
+    /// Openings to keep (0: every opening, unscored).
+    pub count: usize,
+    /// Most discs from even a kept opening may score.
+    pub within: f64,
+    /// Depth of the selective search that scores an opening.
+    pub depth: u32,
+}
+
+impl Default for OpeningsConfig {
+    fn default() -> OpeningsConfig {
+        OpeningsConfig {
+            count: 2000,
+            within: 2.0,
+            depth: 14,
+        }
+    }
 }
 
 #[cfg(test)]
