@@ -11,8 +11,8 @@
 //!  "positions":52,"ms":812.4}
 //! ```
 
-use crate::analyze::Settings;
-use crate::record::{GameRecord, Header, Shard, Side};
+use crate::files::record::{GameRecord, Header, Shard, Side};
+use crate::judge::analyze::Settings;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
@@ -54,7 +54,7 @@ impl AnalysisHeader {
             p2: games.p2.clone(),
             seed: games.seed,
             openings: games.openings.clone(),
-            names: crate::summary::names(games),
+            names: crate::files::record::names(games),
             shard,
         }
     }
@@ -241,7 +241,7 @@ fn header_of(first: &[u8]) -> Result<AnalysisHeader, String> {
 /// # Errors
 /// The file cannot be read, or its first line is something else.
 pub fn is_analysis(path: &Path) -> Result<bool, String> {
-    let first = crate::games_file::first_line(path)?;
+    let first = crate::files::games_file::first_line(path)?;
     if first.is_empty() {
         return Ok(false);
     }
@@ -322,11 +322,11 @@ impl Matcher {
     /// # Errors
     /// As [`merge`], for the files `given`.
     pub fn for_games(files: &[PathBuf], given: &[PathBuf]) -> Result<Option<Matcher>, String> {
-        let header: Header = crate::games_file::header(&files[0], Header::KIND)?;
+        let header: Header = crate::files::games_file::header(&files[0], Header::KIND)?;
         if !given.is_empty() {
             return Ok(Some(Matcher::new(given.to_vec(), merge(given, &header)?)));
         }
-        let beside = crate::analyze_command::default_output(&files[0], None);
+        let beside = default_output(&files[0], None);
         if !beside.is_file() {
             return Ok(None);
         }
@@ -360,7 +360,7 @@ impl Matcher {
     /// Reads the games once and checks that every analysed game is among
     /// them with the same moves; then the matcher starts afresh.
     fn verify(&mut self, files: &[PathBuf]) -> Result<(), String> {
-        crate::merge::stream(files, |_, _, _, r| {
+        crate::files::merge::stream(files, |_, _, _, r| {
             self.game(&r);
         })?;
         let result = self.unmatched();
@@ -434,10 +434,40 @@ pub fn check_game(
     Ok(())
 }
 
+/// The analysis file's name when `-o` is not given: beside the first games
+/// file, `.jsonl` replaced by `.analysis.jsonl` (`run.jsonl` ->
+/// `run.analysis.jsonl`; a shard's `run.analysis-2-of-4.jsonl`). `referee
+/// report` and `referee summary` look there when `--analysis` is not given.
+pub fn default_output(games: &Path, shard: Option<Shard>) -> PathBuf {
+    let name = games
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let stem = name.strip_suffix(".jsonl").unwrap_or(&name);
+    let suffix = shard.map_or(String::new(), |s| format!("-{}-of-{}", s.index, s.count));
+    games.with_file_name(format!("{stem}.analysis{suffix}.jsonl"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::testing::{header, record};
+    use crate::files::record::testing::{header, record};
+
+    #[test]
+    fn the_default_output_sits_beside_the_games() {
+        let shard = Shard::parse("2/4").unwrap();
+        assert_eq!(
+            default_output(Path::new("runs/a.jsonl"), None),
+            PathBuf::from("runs/a.analysis.jsonl")
+        );
+        assert_eq!(
+            default_output(Path::new("a.jsonl"), Some(shard)),
+            PathBuf::from("a.analysis-2-of-4.jsonl")
+        );
+        assert_eq!(
+            default_output(Path::new("games"), None),
+            PathBuf::from("games.analysis.jsonl")
+        );
+    }
 
     fn scratch(name: &str) -> std::path::PathBuf {
         std::env::temp_dir().join(format!("analysis-file-{}-{name}", std::process::id()))

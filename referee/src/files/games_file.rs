@@ -2,12 +2,12 @@
 //! game record per line, each flushed as its game ends, so that `--resume`
 //! and `--replay` can read it back after a crash or Ctrl-C.
 
-use crate::record::{GameRecord, Header};
+use crate::files::record::{GameRecord, Header};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Appends records to a games file.
 #[derive(Debug)]
@@ -143,7 +143,7 @@ struct Kind {
 
 /// What a games file of `kind` holds, for messages.
 fn describe(kind: &str) -> &'static str {
-    if kind == crate::record::TournamentHeader::KIND {
+    if kind == crate::files::record::TournamentHeader::KIND {
         "a tournament's"
     } else {
         "a match's"
@@ -168,7 +168,7 @@ fn header_kind(first: &[u8]) -> Result<String, String> {
     }
     let text = std::str::from_utf8(first).map_err(|_| "not a games file of this referee")?;
     let kind: Kind = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let known = [Header::KIND, crate::record::TournamentHeader::KIND];
+    let known = [Header::KIND, crate::files::record::TournamentHeader::KIND];
     if !known.contains(&kind.kind.as_str()) || !text.ends_with('\n') {
         return Err("not a games file of this referee".into());
     }
@@ -268,4 +268,13 @@ pub fn stream<H: DeserializeOwned>(
         std::mem::swap(&mut current, &mut next);
     }
     Ok((header, valid_len))
+}
+
+/// Whether the games files are a tournament's (by the first one's header;
+/// the others must agree, which reading them checks).
+pub fn is_tournament(files: &[PathBuf]) -> Result<bool, String> {
+    match files.first() {
+        Some(path) => Ok(kind(path)? == crate::files::record::TournamentHeader::KIND),
+        None => Ok(false),
+    }
 }
