@@ -24,11 +24,7 @@ fn run(name: &str, src: &str) -> String {
     let file: PathBuf = dir.join(format!("{name}.rs"));
     std::fs::write(&file, src).unwrap();
     let exe = dir.join(name);
-    let out = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
-        .args(["--edition", "2021", "-A", "warnings", "-o"])
-        .arg(&exe)
-        .arg(&file)
-        .output()
+    let out = crate::compiler::compile(&["--edition", "2021", "-A", "warnings"], &exe, &file)
         .expect("rustc runs");
     assert!(
         out.status.success(),
