@@ -2,7 +2,7 @@
 //! view: an SVG element drawn from the game's analysis
 //! ([`crate::judge::mistakes`] finds its mistakes and turning point).
 
-use super::escape;
+use super::{escape, round1};
 use crate::files::analysis_file::GameAnalysis;
 use crate::files::record::Side;
 use crate::judge::mistakes::{p1_values, turning_point, MISTAKE_DISCS};
@@ -102,10 +102,6 @@ pub fn svg(g: &GameAnalysis, names: &[String; 2]) -> String {
         );
     }
     s + "</svg>"
-}
-
-fn round1(x: f64) -> f64 {
-    (x * 10.0).round() / 10.0
 }
 
 #[cfg(test)]

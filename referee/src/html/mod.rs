@@ -20,3 +20,8 @@ pub fn escape(text: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
 }
+
+/// `x` to one decimal, as the pages show losses.
+pub fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}

@@ -7,7 +7,7 @@
 //! per-move statistics use the tuning report's rules); the page only draws
 //! them and replays the games.
 
-use super::{escape, judge_chart, STYLE};
+use super::{escape, judge_chart, round1, STYLE};
 use crate::files::analysis_file::{self, GameAnalysis};
 use crate::files::merge::{self, Gaps};
 use crate::files::record::{self, GameRecord, Header, Side};
@@ -461,10 +461,6 @@ fn game(r: &GameRecord) -> GameData {
         jb: None,
         tp: None,
     }
-}
-
-fn round1(x: f64) -> f64 {
-    (x * 10.0).round() / 10.0
 }
 
 #[cfg(test)]
