@@ -2,6 +2,7 @@
 
 use crate::files::record::Shard;
 use crate::files::record::{default_name, Format};
+use crate::judge::mistakes::{EmptiesBuckets, DEFAULT_EMPTIES_BUCKETS};
 use crate::play::game::PlayerSpec;
 use crate::stats::elo::Sprt;
 use clap::{Parser, Subcommand};
@@ -200,10 +201,15 @@ pub struct SummaryArgs {
     #[arg(long)]
     pub partial: bool,
     /// Analysis files (`referee analyze`) of these games: print each
-    /// bot's mean loss per move by phase (default: the analysis beside the
-    /// first games file, if there is one).
+    /// bot's mean loss per move by phase and by empties (default: the
+    /// analysis beside the first games file, if there is one).
     #[arg(long, value_name = "FILE")]
     pub analysis: Vec<PathBuf>,
+    /// Buckets of empties before a move for the analysis's losses, each
+    /// from more empties to fewer: A-B,C-D,...
+    #[arg(long, value_name = "BUCKETS", default_value = DEFAULT_EMPTIES_BUCKETS,
+          value_parser = EmptiesBuckets::parse)]
+    pub empties_buckets: EmptiesBuckets,
 }
 
 /// `referee report`.
@@ -217,10 +223,15 @@ pub struct ReportArgs {
     pub output: PathBuf,
     /// Analysis files (`referee analyze`) of these games: the judge's
     /// value over each game with the mistakes marked, losses by phase and
-    /// turning points (default: the analysis beside the first games file,
-    /// if there is one).
+    /// by empties, turning points (default: the analysis beside the first
+    /// games file, if there is one).
     #[arg(long, value_name = "FILE")]
     pub analysis: Vec<PathBuf>,
+    /// Buckets of empties before a move for the analysis's losses, each
+    /// from more empties to fewer: A-B,C-D,...
+    #[arg(long, value_name = "BUCKETS", default_value = DEFAULT_EMPTIES_BUCKETS,
+          value_parser = EmptiesBuckets::parse)]
+    pub empties_buckets: EmptiesBuckets,
 }
 
 /// A player as given on the command line.

@@ -26,7 +26,9 @@ pub fn run(args: Args, demo: bool) -> Result<(), String> {
             let t = tournament::read(&r.files)?;
             tournament_report::write(&t.header, &t.standings, &t.gaps, &r.output)
         }
-        Some(Command::Report(r)) => report::write(&r.files, &r.analysis, &r.output),
+        Some(Command::Report(r)) => {
+            report::write(&r.files, &r.analysis, &r.empties_buckets, &r.output)
+        }
         Some(Command::Summary(s)) => summary::run(s),
         Some(Command::Tournament(t)) => tournament::run(t),
         Some(Command::Analyze(a)) => analyze::run(a),

@@ -11,7 +11,7 @@ use super::{escape, judge_chart, round1, STYLE};
 use crate::files::analysis_file::{self, GameAnalysis};
 use crate::files::merge::{self, Gaps};
 use crate::files::record::{self, GameRecord, Header, Side};
-use crate::judge::mistakes;
+use crate::judge::mistakes::{self, EmptiesBuckets};
 use crate::stats::elo::{self, Pentanomial};
 use crate::stats::summary::{self, Summary};
 use crate::stats::tuning;
@@ -30,6 +30,7 @@ const UPLOT_SCRIPT: &str = include_str!("../../assets/uplot/uPlot.iife.min.js");
 const MAX_MOVE: usize = 60;
 
 /// `referee report FILES -o OUT`, with the analysis files `analysis`
+/// (losses by empties in `buckets`)
 /// (`referee analyze`) when given, else the analysis beside the first
 /// games file if there is one ([`crate::commands::analyze::default_output`]).
 ///
@@ -42,9 +43,17 @@ const MAX_MOVE: usize = 60;
 /// # Errors
 /// Unreadable or inconsistent input (see [`merge::stream`]), an analysis of
 /// other games ([`analysis_file::check_game`]), or an unwritable page.
-pub fn write(files: &[PathBuf], analysis: &[PathBuf], output: &Path) -> Result<(), String> {
+pub fn write(
+    files: &[PathBuf],
+    analysis: &[PathBuf],
+    buckets: &EmptiesBuckets,
+    output: &Path,
+) -> Result<(), String> {
     let mut matcher = analysis_file::Matcher::for_games(files, analysis)?;
-    let mut numbers = Numbers::default();
+    let mut numbers = Numbers {
+        losses: mistakes::MatchLosses::new(buckets.clone()),
+        ..Numbers::default()
+    };
     // Where each game is: its number, its file, the offset of its line.
     let mut places: Vec<(usize, usize, u64)> = Vec::new();
     let m = merge::stream(files, |file, _, offset, r| {

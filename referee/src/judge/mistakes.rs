@@ -1,6 +1,6 @@
 //! What an analysis says about a match (`referee report --analysis`,
 //! `referee summary --analysis`): each bot's mean loss per move by game
-//! phase, its mistakes and each game's turning point (the chart of the
+//! phase and by the empties before the move, its mistakes and each game's turning point (the chart of the
 //! judge's value over a game is drawn by [`crate::html::judge_chart`]).
 
 use crate::files::analysis_file::GameAnalysis;
@@ -15,6 +15,97 @@ pub const MISTAKE_DISCS: f64 = 2.0;
 pub const PHASES: [&str; 3] = ["1-20", "21-40", "41-60"];
 /// Moves per phase.
 const PHASE_MOVES: usize = 20;
+
+/// The buckets of empties before a move when `--empties-buckets` is not
+/// given: the opening (60-41), the midgame (40-27), the positions before
+/// the bot's solves (26-23), its selective solves to the end (22-21) and
+/// its exact solves (20-1).
+pub const DEFAULT_EMPTIES_BUCKETS: &str = "60-41,40-27,26-23,22-21,20-1";
+
+/// The empty squares before move number `n` (from 1, as in
+/// [`crate::files::analysis_file::MoveVerdict::n`]): 60 before the first.
+/// The move number counts the discs placed (the opening's moves and the
+/// bots', passes not, as a pass places none), so before move `n` the board
+/// holds `n + 3` discs: `61 - n` empties whatever the passes.
+pub fn empties_before(n: usize) -> u32 {
+    61u32.saturating_sub(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+/// Buckets of empties before a move (`--empties-buckets`), each from more
+/// empties to fewer, the buckets in that order and apart. A move whose
+/// empties are in no bucket is counted in none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmptiesBuckets(Vec<(u32, u32)>);
+
+impl EmptiesBuckets {
+    /// Reads `A-B,C-D,...` (`N` alone: `N-N`), each bucket from `A`
+    /// empties down to `B`, 60 >= A >= B >= 1.
+    ///
+    /// # Errors
+    /// What is wrong, with the bucket: not numbers from 1 to 60, a bucket
+    /// from fewer empties to more, or buckets out of order or overlapping.
+    pub fn parse(text: &str) -> Result<EmptiesBuckets, String> {
+        let mut buckets: Vec<(u32, u32)> = Vec::new();
+        for part in text.split(',') {
+            let (a, b) = part.split_once('-').unwrap_or((part, part));
+            let count = |s: &str| s.trim().parse().ok().filter(|n| (1..=60).contains(n));
+            let (Some(most), Some(fewest)) = (count(a), count(b)) else {
+                return Err(format!(
+                    "{part:?} is not a bucket of empties: A-B, from 60 >= A to B >= 1 \
+                     (the default: {DEFAULT_EMPTIES_BUCKETS})"
+                ));
+            };
+            if most < fewest {
+                return Err(format!(
+                    "{part:?}: a bucket goes from more empties to fewer ({fewest}-{most})"
+                ));
+            }
+            if let Some(&(before, last)) = buckets.last() {
+                if most >= last {
+                    return Err(format!(
+                        "{part:?} after {before}-{last}: the buckets go from more empties \
+                         to fewer, without overlapping"
+                    ));
+                }
+            }
+            buckets.push((most, fewest));
+        }
+        Ok(EmptiesBuckets(buckets))
+    }
+
+    /// The bucket of a move with `empties` empties before it.
+    pub fn bucket(&self, empties: u32) -> Option<usize> {
+        self.0
+            .iter()
+            .position(|&(most, fewest)| (fewest..=most).contains(&empties))
+    }
+
+    /// The buckets' names, as given: `60-41`, ...
+    pub fn names(&self) -> Vec<String> {
+        self.0
+            .iter()
+            .map(|&(most, fewest)| {
+                if most == fewest {
+                    most.to_string()
+                } else {
+                    format!("{most}-{fewest}")
+                }
+            })
+            .collect()
+    }
+}
+
+impl Default for EmptiesBuckets {
+    fn default() -> EmptiesBuckets {
+        EmptiesBuckets::parse(DEFAULT_EMPTIES_BUCKETS).expect("the default buckets are valid")
+    }
+}
+
+impl Serialize for EmptiesBuckets {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.names().serialize(s)
+    }
+}
 
 /// The phase of move number `n` (from 1).
 pub fn phase(n: usize) -> usize {
@@ -33,6 +124,13 @@ pub struct PhaseLoss {
 }
 
 impl PhaseLoss {
+    /// Counts one move that lost `loss` discs.
+    fn count(&mut self, loss: f64) {
+        self.moves += 1;
+        self.loss += loss;
+        self.mistakes += u64::from(loss >= MISTAKE_DISCS);
+    }
+
     /// The mean loss per move, `None` without moves.
     pub fn mean(&self) -> Option<f64> {
         (self.moves > 0).then(|| self.loss / self.moves as f64)
@@ -52,12 +150,16 @@ pub struct TurningPoint {
 }
 
 /// The losses and turning points of the games analysed so far.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MatchLosses {
     /// Games counted.
     pub games: u64,
     /// p1's and p2's losses by phase.
     pub phases: [[PhaseLoss; 3]; 2],
+    /// The buckets of empties before a move (serialized as their names).
+    pub empties_buckets: EmptiesBuckets,
+    /// p1's and p2's losses by bucket of empties before the move.
+    pub empties: [Vec<PhaseLoss>; 2],
     /// Decisive games (on the board) by the phase of their turning point.
     pub turning_points: [u64; 3],
     /// Decisive games whose loser was behind from its first judged
@@ -65,15 +167,34 @@ pub struct MatchLosses {
     pub lost_from_the_start: u64,
 }
 
+impl Default for MatchLosses {
+    fn default() -> MatchLosses {
+        MatchLosses::new(EmptiesBuckets::default())
+    }
+}
+
 impl MatchLosses {
+    /// No game yet; losses by empties in `buckets`.
+    pub fn new(buckets: EmptiesBuckets) -> MatchLosses {
+        let none = vec![PhaseLoss::default(); buckets.0.len()];
+        MatchLosses {
+            games: 0,
+            phases: [[PhaseLoss::default(); 3]; 2],
+            empties_buckets: buckets,
+            empties: [none.clone(), none],
+            turning_points: [0; 3],
+            lost_from_the_start: 0,
+        }
+    }
+
     /// Counts one game.
     pub fn add(&mut self, g: &GameAnalysis) {
         self.games += 1;
         for m in &g.moves {
-            let p = &mut self.phases[m.by.index()][phase(m.n)];
-            p.moves += 1;
-            p.loss += m.loss;
-            p.mistakes += u64::from(m.loss >= MISTAKE_DISCS);
+            self.phases[m.by.index()][phase(m.n)].count(m.loss);
+            if let Some(k) = self.empties_buckets.bucket(empties_before(m.n)) {
+                self.empties[m.by.index()][k].count(m.loss);
+            }
         }
         match turning_point(g) {
             Some(Some(t)) => self.turning_points[phase(t.n)] += 1,
@@ -99,6 +220,10 @@ impl MatchLosses {
             out += &format!("{}: all {}\n", names[side.index()], describe(&all));
             for (k, p) in self.phases[side.index()].iter().enumerate() {
                 out += &format!("  moves {:>5}: {}\n", PHASES[k], describe(p));
+            }
+            let names = self.empties_buckets.names();
+            for (name, p) in names.iter().zip(&self.empties[side.index()]) {
+                out += &format!("  empties {name:>5}: {}\n", describe(p));
             }
         }
         let tp: Vec<String> = PHASES
@@ -229,6 +354,78 @@ mod tests {
     use super::*;
 
     #[test]
+    fn empties_buckets_are_read_and_checked() {
+        let b = EmptiesBuckets::default();
+        assert_eq!(b.names(), ["60-41", "40-27", "26-23", "22-21", "20-1"]);
+        assert_eq!(
+            [60, 41, 40, 23, 22, 21, 20, 1].map(|e| b.bucket(e)),
+            [
+                Some(0),
+                Some(0),
+                Some(1),
+                Some(2),
+                Some(3),
+                Some(3),
+                Some(4),
+                Some(4)
+            ]
+        );
+        let b = EmptiesBuckets::parse("30-21,20,12-1").unwrap();
+        assert_eq!(b.names(), ["30-21", "20", "12-1"]);
+        assert_eq!(
+            [31, 20, 15, 12].map(|e| b.bucket(e)),
+            [None, Some(1), None, Some(2)]
+        );
+        for (bad, says) in [
+            ("", "\"\" is not a bucket of empties"),
+            ("60-41,x", "\"x\" is not a bucket of empties"),
+            ("61-1", "\"61-1\" is not a bucket"),
+            ("0", "\"0\" is not a bucket"),
+            ("20-40", "from more empties to fewer (40-20)"),
+            (
+                "60-30,40-1",
+                "\"40-1\" after 60-30: the buckets go from more empties to fewer",
+            ),
+            ("20-1,60-21", "\"60-21\" after 20-1"),
+        ] {
+            let e = EmptiesBuckets::parse(bad).expect_err(bad);
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_empties_before_a_move_are_its_boards_passes_and_all() {
+        // Random games, replayed as `referee analyze` numbers their moves
+        // (an opening of 4, then the bots' moves; passes are not moves).
+        let mut rng = othello::rng::Rng::seed_from_u64(44);
+        let mut passes = 0;
+        for _ in 0..100 {
+            let mut game = othello::Game::new();
+            let mut moves = Vec::new();
+            while !game.is_over() {
+                let legal: Vec<othello::Square> = game.board().moves().squares().collect();
+                let sq = legal[rng.below(legal.len() as u64) as usize];
+                game.play(sq).unwrap();
+                moves.push(sq);
+            }
+            passes += game
+                .history()
+                .iter()
+                .filter(|m| **m == othello::Move::Pass)
+                .count();
+            let opening: String = moves[..4].iter().map(ToString::to_string).collect();
+            crate::judge::analyze::replay(&opening, &moves[4..], |i, board, _| {
+                let discs = (board.player | board.opponent).count_ones();
+                assert_eq!(empties_before(4 + i + 1), 64 - discs);
+            })
+            .unwrap();
+        }
+        assert!(passes > 0, "no pass in the games: the test shows nothing");
+        assert_eq!(empties_before(1), 60);
+        assert_eq!(empties_before(60), 1);
+    }
+
+    #[test]
     fn phases_split_at_moves_20_and_40() {
         assert_eq!(
             [1, 20, 21, 40, 41, 60, 61].map(phase),
@@ -281,5 +478,20 @@ mod tests {
             text.contains("  moves 21-40:    1 moves  mean loss  6.00"),
             "{text}"
         );
+        // By empties: moves 9-20 have 52-41 empties, move 21 has 40.
+        let [e1, e2] = &m.empties;
+        assert_eq!((e1[0].moves, e1[0].loss, e1[0].mistakes), (6, 2.0, 1));
+        assert_eq!((e1[1].moves, e1[1].loss, e1[1].mistakes), (1, 6.0, 1));
+        assert_eq!((e2[0].moves, e2[1].moves, e2[4].moves), (6, 1, 0));
+        assert!(
+            text.contains("  empties 40-27:    1 moves  mean loss  6.00  mistakes   1"),
+            "{text}"
+        );
+        assert!(text.contains("  empties  20-1:    0 moves\n"), "{text}");
+        // Other buckets.
+        let mut m = MatchLosses::new(EmptiesBuckets::parse("52").unwrap());
+        m.add(&game(&values, &losses, Some(-8)));
+        assert_eq!((m.empties[0][0].moves, m.empties[0][0].loss), (1, 2.0));
+        assert_eq!(m.empties[1][0].moves, 0);
     }
 }
