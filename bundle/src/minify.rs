@@ -494,6 +494,36 @@ impl<'a> Walker<'a> {
     }
 
     /// The new spelling of a name in value position (format strings).
+    /// Renames the inline arguments of a format string.
+    fn format_string(&mut self, s: &mut syn::LitStr) {
+        let old = s.token().to_string();
+        let span = s.span();
+        let out = match format::rename_arguments(&old, |name| self.resolve_name(name, span)) {
+            Ok(out) => out,
+            Err(why) => {
+                self.fail(span, &old, why);
+                return;
+            }
+        };
+        if out != old && self.mode == Mode::Apply {
+            let lit = out
+                .parse::<TokenStream>()
+                .ok()
+                .and_then(|ts| ts.into_iter().next())
+                .and_then(|tt| match tt {
+                    TokenTree::Literal(l) => Some(l),
+                    _ => None,
+                });
+            match lit.map(Lit::new) {
+                Some(Lit::Str(new)) => {
+                    self.rewritten.push((old, out));
+                    *s = new;
+                }
+                _ => self.fail(span, &old, "the renamed format string does not parse"),
+            }
+        }
+    }
+
     fn resolve_name(&mut self, name: &str, span: proc_macro2::Span) -> String {
         let mut ident = match syn::parse_str::<Ident>(name) {
             Ok(mut i) => {
