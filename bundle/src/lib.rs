@@ -32,6 +32,7 @@
 //! string, byte string and char literals, lifetimes and comments, so nothing
 //! inside a literal is mistaken for code.
 
+pub mod compiler;
 pub mod minify;
 
 /// The spaces cargo-equip puts before each line of a bundled library: it

@@ -8,6 +8,7 @@
 //! without one it fails, saying so, rather than passing untested.
 
 use bundle::codingame_chars;
+use bundle::compiler;
 use bundle::minify::{minify, Options};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -19,29 +20,17 @@ const FIELD_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/field")
 /// The edition the programs are compiled with.
 const EDITION: &str = "2021";
 
-fn rustc() -> String {
-    std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into())
-}
-
 /// Compiles `src` into `dir/name` and returns the executable's path.
 fn compile(dir: &Path, name: &str, src: &str) -> PathBuf {
     let file = dir.join(format!("{name}.rs"));
     std::fs::write(&file, src).unwrap();
     let exe = dir.join(name);
-    let out = Command::new(rustc())
-        .args([
-            "--edition",
-            EDITION,
-            "-A",
-            "warnings",
-            "--crate-name",
-            name,
-            "-o",
-        ])
-        .arg(&exe)
-        .arg(&file)
-        .output()
-        .expect("rustc runs");
+    let out = compiler::compile(
+        &["--edition", EDITION, "-A", "warnings", "--crate-name", name],
+        &exe,
+        &file,
+    )
+    .expect("rustc runs");
     assert!(
         out.status.success(),
         "{name} does not compile:\n{}",
@@ -63,7 +52,7 @@ fn run(exe: &Path, input: &[u8]) -> Output {
 
 #[test]
 fn field_programs_print_the_same_once_minified() {
-    if let Err(e) = Command::new(rustc()).arg("--version").output() {
+    if let Err(e) = Command::new(compiler::rustc()).arg("--version").output() {
         panic!("rustc cannot run ({e}): set $RUSTC or put rustc on the PATH");
     }
     let dir = std::env::temp_dir().join(format!("bundle-field-{}", std::process::id()));

@@ -177,7 +177,13 @@ function analysis() {
   $("analysis").hidden = false;
   $("analysis-note").textContent = `Judge: ${a.judge}; ${a.games} games analysed. A move's loss is ` +
     `the discs it gives away against the judge's best move (0 for a best move); a mistake loses ` +
-    `${a.mistake_discs} discs or more. Phases by move number, the opening's moves counted (they are not judged).`;
+    `${a.mistake_discs} discs or more. Phases by move number, the opening's moves counted (they are not judged); ` +
+    `empties: the empty squares before the move (60 before the first; a pass places no disc).`;
+  const cell = (p, id) => {
+    const mean = p.moves ? p.loss / p.moves : null;
+    return el("td", { id: id, "data-value": JSON.stringify([mean, p.mistakes, p.moves]),
+      text: p.moves ? `${fmt(mean, 2)}  (${p.mistakes} mistakes in ${p.moves} moves)` : "n/a" });
+  };
   const t = $("analysis-table");
   t.append(el("tr", {}, el("th", { text: "mean loss per move" }),
     ...PHASES.map((p) => el("th", { text: `moves ${p}` })), el("th", { text: "all" })));
@@ -185,13 +191,15 @@ function analysis() {
     const phases = a.losses.phases[side];
     const all = phases.reduce((s, p) => ({ moves: s.moves + p.moves, loss: s.loss + p.loss,
       mistakes: s.mistakes + p.mistakes }), { moves: 0, loss: 0, mistakes: 0 });
-    const cell = (p, id) => {
-      const mean = p.moves ? p.loss / p.moves : null;
-      return el("td", { id: id, "data-value": JSON.stringify([mean, p.mistakes, p.moves]),
-        text: p.moves ? `${fmt(mean, 2)}  (${p.mistakes} mistakes in ${p.moves} moves)` : "n/a" });
-    };
     t.append(el("tr", {}, el("th", { class: PLAYER_CLASS[side], text: NAMES[side] }),
       ...phases.map((p, k) => cell(p, `loss-p${side + 1}-${k}`)), cell(all, `loss-p${side + 1}-all`)));
+  }
+  const te = $("analysis-empties-table");
+  te.append(el("tr", {}, el("th", { text: "mean loss per move" }),
+    ...a.losses.empties_buckets.map((b) => el("th", { text: `empties ${b}` }))));
+  for (const side of [0, 1]) {
+    te.append(el("tr", {}, el("th", { class: PLAYER_CLASS[side], text: NAMES[side] }),
+      ...a.losses.empties[side].map((p, k) => cell(p, `loss-e-p${side + 1}-${k}`))));
   }
   const tp = a.losses.turning_points;
   $("turning-points").textContent = "Turning points of the decisive games (the move after which the " +

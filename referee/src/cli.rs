@@ -1,9 +1,10 @@
 //! The command line (clap), and its checks that clap cannot make.
 
-use crate::play::PlayerSpec;
-use crate::record::Format;
-use crate::record::Shard;
-use crate::stats::Sprt;
+use crate::files::record::Shard;
+use crate::files::record::{default_name, Format};
+use crate::judge::mistakes::{EmptiesBuckets, DEFAULT_EMPTIES_BUCKETS};
+use crate::play::game::PlayerSpec;
+use crate::stats::elo::Sprt;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -113,10 +114,10 @@ pub struct AnalyzeArgs {
     pub output: Option<PathBuf>,
     /// Midgame depth: each legal move's child is searched to DEPTH - 1
     /// plies.
-    #[arg(long, default_value_t = crate::analyze::DEFAULT_DEPTH)]
+    #[arg(long, default_value_t = crate::judge::analyze::DEFAULT_DEPTH)]
     pub depth: u32,
     /// Solve exactly from this many empties down (0: never).
-    #[arg(long, value_name = "E", default_value_t = crate::analyze::DEFAULT_EXACT)]
+    #[arg(long, value_name = "E", default_value_t = crate::judge::analyze::DEFAULT_EXACT)]
     pub exact: u32,
     /// Time limit of each exact solve in ms; one that runs out falls back
     /// to the midgame search (default: none, reproducible).
@@ -200,10 +201,15 @@ pub struct SummaryArgs {
     #[arg(long)]
     pub partial: bool,
     /// Analysis files (`referee analyze`) of these games: print each
-    /// bot's mean loss per move by phase (default: the analysis beside the
-    /// first games file, if there is one).
+    /// bot's mean loss per move by phase and by empties (default: the
+    /// analysis beside the first games file, if there is one).
     #[arg(long, value_name = "FILE")]
     pub analysis: Vec<PathBuf>,
+    /// Buckets of empties before a move for the analysis's losses, each
+    /// from more empties to fewer: A-B,C-D,...
+    #[arg(long, value_name = "BUCKETS", default_value = DEFAULT_EMPTIES_BUCKETS,
+          value_parser = EmptiesBuckets::parse)]
+    pub empties_buckets: EmptiesBuckets,
 }
 
 /// `referee report`.
@@ -217,10 +223,15 @@ pub struct ReportArgs {
     pub output: PathBuf,
     /// Analysis files (`referee analyze`) of these games: the judge's
     /// value over each game with the mistakes marked, losses by phase and
-    /// turning points (default: the analysis beside the first games file,
-    /// if there is one).
+    /// by empties, turning points (default: the analysis beside the first
+    /// games file, if there is one).
     #[arg(long, value_name = "FILE")]
     pub analysis: Vec<PathBuf>,
+    /// Buckets of empties before a move for the analysis's losses, each
+    /// from more empties to fewer: A-B,C-D,...
+    #[arg(long, value_name = "BUCKETS", default_value = DEFAULT_EMPTIES_BUCKETS,
+          value_parser = EmptiesBuckets::parse)]
+    pub empties_buckets: EmptiesBuckets,
 }
 
 /// A player as given on the command line.
@@ -267,21 +278,6 @@ pub fn player(flag: &str, command: &str, name: Option<&str>) -> Result<PlayerArg
         name: name.map_or_else(|| default_name(&argv), str::to_string),
         spec: PlayerSpec::Command(argv),
     })
-}
-
-/// A player's name when none is given: its program's file name and its
-/// arguments.
-pub fn default_name(argv: &[String]) -> String {
-    let Some((program, rest)) = argv.split_first() else {
-        return String::new();
-    };
-    let base = std::path::Path::new(program)
-        .file_name()
-        .map_or(program.clone(), |n| n.to_string_lossy().into_owned());
-    std::iter::once(base)
-        .chain(rest.iter().cloned())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Where `program` is: itself if it names a path, else the first

@@ -3,8 +3,6 @@
 
 use crate::arena::MatchConfig;
 use crate::book::BookConfig;
-use crate::command::openings::OpeningsConfig;
-use crate::command::transition::TransitionConfig;
 use crate::corpus::CorpusConfig;
 use crate::gen::GenConfig;
 use crate::net::NetConfig;
@@ -312,6 +310,54 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         o.fit.groups = vec![o.fit.anchors.len()];
     }
     Ok((command, o))
+}
+
+/// How `train openings` makes its openings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningsConfig {
+    /// Openings to keep (0: every opening, unscored).
+    pub count: usize,
+    /// Most discs from even a kept opening may score.
+    pub within: f64,
+    /// Depth of the selective search that scores an opening.
+    pub depth: u32,
+}
+
+impl Default for OpeningsConfig {
+    fn default() -> OpeningsConfig {
+        OpeningsConfig {
+            count: 2000,
+            within: 2.0,
+            depth: 14,
+        }
+    }
+}
+
+/// What `train transition` draws and solves.
+#[derive(Clone, Debug)]
+pub struct TransitionConfig {
+    /// `--from`: games files (JSON lines of the referee) or transcripts.
+    pub from: Vec<PathBuf>,
+    /// `--per-empties`: positions drawn per number of empties.
+    pub per_empties: usize,
+    /// `--empties A-B`: the empties drawn from.
+    pub empties: (u32, u32),
+}
+
+/// `train transition`'s default positions per number of empties.
+pub const TRANSITION_PER_EMPTIES: usize = 40;
+/// `train transition`'s default empties: the transition, where the
+/// midgame search hands over to the solver.
+pub const TRANSITION_EMPTIES: (u32, u32) = (20, 26);
+
+impl Default for TransitionConfig {
+    fn default() -> TransitionConfig {
+        TransitionConfig {
+            from: Vec::new(),
+            per_empties: TRANSITION_PER_EMPTIES,
+            empties: TRANSITION_EMPTIES,
+        }
+    }
 }
 
 #[cfg(test)]

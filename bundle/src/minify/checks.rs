@@ -4,7 +4,6 @@
 
 use super::print::Printed;
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The edition `--check` compiles with (the one the renamer's tests use).
@@ -106,20 +105,20 @@ pub fn rustc_errors(src: &str) -> Result<Option<String>, String> {
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let file = dir.join("main.rs");
     std::fs::write(&file, src).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let out = Command::new(&rustc)
-        .args(["--edition", CHECK_EDITION, "--crate-type", "bin"])
-        .args([
+    let out = crate::compiler::compile(
+        &[
+            "--edition",
+            CHECK_EDITION,
+            "--crate-type",
+            "bin",
             "--emit=metadata",
             "--error-format=short",
             "--cap-lints",
             "allow",
-        ])
-        .arg("-o")
-        .arg(dir.join("main.rmeta"))
-        .arg(&file)
-        .output()
-        .map_err(|e| format!("cannot run {rustc}: {e}"));
+        ],
+        &dir.join("main.rmeta"),
+        &file,
+    );
     let _ = std::fs::remove_dir_all(&dir);
     let out = out?;
     if out.status.success() {

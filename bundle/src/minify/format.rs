@@ -3,10 +3,6 @@
 //! names they refer to, and the names a string literal of an unparsed macro
 //! may use that way (kept: the renamer cannot see which macro formats it).
 
-use super::{Mode, Walker};
-use proc_macro2::{TokenStream, TokenTree};
-use syn::Lit;
-
 /// The names `text` would use as inline format arguments if a formatting
 /// macro received it: `{name}`, `{name:...}` and `name$` in a width or a
 /// precision. `{{` and `}}` are not arguments.
@@ -56,89 +52,75 @@ fn is_name(arg: &str) -> bool {
         && arg.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
-impl Walker<'_> {
-    /// Renames the inline arguments of a format string.
-    pub(super) fn format_string(&mut self, s: &mut syn::LitStr) {
-        let old = s.token().to_string();
-        let span = s.span();
-        let b: Vec<char> = old.chars().collect();
-        let mut out = String::with_capacity(old.len());
-        let mut i = 0;
-        while i < b.len() {
-            let c = b[i];
-            if c == '{' && b.get(i + 1) == Some(&'{') {
-                out.push_str("{{");
-                i += 2;
-                continue;
-            }
-            if c == '}' && b.get(i + 1) == Some(&'}') {
-                out.push_str("}}");
-                i += 2;
-                continue;
-            }
-            if c != '{' {
-                out.push(c);
-                i += 1;
-                continue;
-            }
-            let Some(close) = (i + 1..b.len()).find(|&j| b[j] == '}') else {
-                self.fail(span, &old, "an unclosed `{` in a format string");
-                return;
-            };
-            let inner: String = b[i + 1..close].iter().collect();
-            let (arg, spec) = match inner.find(':') {
-                Some(k) => (&inner[..k], Some(&inner[k + 1..])),
-                None => (inner.as_str(), None),
-            };
-            out.push('{');
-            out.push_str(&self.format_name(arg.trim(), span));
-            if let Some(spec) = spec {
-                out.push(':');
-                // `name$` in the width or the precision.
-                let mut word = String::new();
-                for ch in spec.chars() {
-                    if ch.is_alphanumeric() || ch == '_' {
-                        word.push(ch);
-                    } else {
-                        if ch == '$' && !word.is_empty() {
-                            let renamed = self.format_name(&word, span);
-                            out.push_str(&renamed);
-                        } else {
-                            out.push_str(&word);
-                        }
-                        word.clear();
-                        out.push(ch);
-                    }
-                }
-                out.push_str(&word);
-            }
-            out.push('}');
-            i = close + 1;
-        }
-        if out != old && self.mode == Mode::Apply {
-            let lit = out
-                .parse::<TokenStream>()
-                .ok()
-                .and_then(|ts| ts.into_iter().next())
-                .and_then(|tt| match tt {
-                    TokenTree::Literal(l) => Some(l),
-                    _ => None,
-                });
-            match lit.map(Lit::new) {
-                Some(Lit::Str(new)) => {
-                    self.rewritten.push((old, out));
-                    *s = new;
-                }
-                _ => self.fail(span, &old, "the renamed format string does not parse"),
-            }
-        }
-    }
-
-    fn format_name(&mut self, arg: &str, span: proc_macro2::Span) -> String {
+/// A format string's literal token (`old`, quotes included) with each
+/// inline argument that is a name renamed by `rename` (`{name}`,
+/// `{name:...}`, `name$` in a width or a precision); `{{` and `}}` kept.
+/// `rename` is called on each name in order.
+///
+/// # Errors
+/// An unclosed `{` (after the names before it were given to `rename`).
+pub fn rename_arguments(
+    old: &str,
+    mut rename: impl FnMut(&str) -> String,
+) -> Result<String, &'static str> {
+    let mut name = |arg: &str| {
         if is_name(arg) {
-            self.resolve_name(arg, span)
+            rename(arg)
         } else {
             arg.to_string()
         }
+    };
+    let b: Vec<char> = old.chars().collect();
+    let mut out = String::with_capacity(old.len());
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == '{' && b.get(i + 1) == Some(&'{') {
+            out.push_str("{{");
+            i += 2;
+            continue;
+        }
+        if c == '}' && b.get(i + 1) == Some(&'}') {
+            out.push_str("}}");
+            i += 2;
+            continue;
+        }
+        if c != '{' {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let Some(close) = (i + 1..b.len()).find(|&j| b[j] == '}') else {
+            return Err("an unclosed `{` in a format string");
+        };
+        let inner: String = b[i + 1..close].iter().collect();
+        let (arg, spec) = match inner.find(':') {
+            Some(k) => (&inner[..k], Some(&inner[k + 1..])),
+            None => (inner.as_str(), None),
+        };
+        out.push('{');
+        out.push_str(&name(arg.trim()));
+        if let Some(spec) = spec {
+            out.push(':');
+            // `name$` in the width or the precision.
+            let mut word = String::new();
+            for ch in spec.chars() {
+                if ch.is_alphanumeric() || ch == '_' {
+                    word.push(ch);
+                } else {
+                    if ch == '$' && !word.is_empty() {
+                        out.push_str(&name(&word));
+                    } else {
+                        out.push_str(&word);
+                    }
+                    word.clear();
+                    out.push(ch);
+                }
+            }
+            out.push_str(&word);
+        }
+        out.push('}');
+        i = close + 1;
     }
+    Ok(out)
 }

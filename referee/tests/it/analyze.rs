@@ -194,6 +194,57 @@ fn a_match_is_judged_move_by_move_resumed_sharded_and_reported() {
     assert_eq!(summary_of(&[&s1, &s2]), one);
     assert!(one.contains("Analysis (6 games, judge: depth 3 selective, exact from 10 empties)"));
     assert!(one.contains("  moves 41-60:"), "{one}");
+    // By empties before the move (61 - n: the analysis numbers the moves
+    // that place a disc): p1's moves with 20 empties or fewer, and the
+    // same with other buckets; bad buckets are refused by name.
+    let p1_moves = |empties: std::ops::RangeInclusive<u64>| {
+        analysed
+            .iter()
+            .flat_map(|(_, a)| a["moves"].as_array().unwrap())
+            .filter(|m| m["by"] == "p1" && empties.contains(&(61 - m["n"].as_u64().unwrap())))
+            .count()
+    };
+    let line = |text: &str, bucket: &str| -> String {
+        let at = text
+            .find(&format!("  empties {bucket:>5}: "))
+            .expect(bucket);
+        text[at..].lines().next().unwrap().to_string()
+    };
+    assert!(
+        line(&one, "20-1").starts_with(&format!("  empties  20-1: {:>4} moves", p1_moves(1..=20))),
+        "{one}"
+    );
+    assert!(one.contains("  empties 60-41:"), "{one}");
+    let mut args = vec!["summary", games.to_str().unwrap(), "--analysis"];
+    args.extend([whole.to_str().unwrap(), "--empties-buckets", "30-11,9"]);
+    let other = text(&run(&args, 0));
+    assert!(
+        line(&other, "30-11")
+            .starts_with(&format!("  empties 30-11: {:>4} moves", p1_moves(11..=30))),
+        "{other}"
+    );
+    assert!(
+        line(&other, "9").starts_with(&format!("  empties     9: {:>4} moves", p1_moves(9..=9))),
+        "{other}"
+    );
+    assert!(!other.contains("  empties 60-41"), "{other}");
+    for (bad, says) in [
+        (
+            "20-40",
+            "\"20-40\": a bucket goes from more empties to fewer (40-20)",
+        ),
+        ("60-41,61", "\"61\" is not a bucket of empties"),
+    ] {
+        let g = games.to_str().unwrap();
+        for args in [
+            vec!["summary", g, "--empties-buckets", bad],
+            vec!["report", g, "-o", "x.html", "--empties-buckets", bad],
+        ] {
+            let o = run(&args, 2);
+            let e = errors(&o);
+            assert!(e.contains(says), "{args:?}: {e}");
+        }
+    }
 
     // The report: the page's data holds each game's chart, its mistakes
     // marked, as many as the analysis has.
@@ -218,6 +269,10 @@ fn a_match_is_judged_move_by_move_resumed_sharded_and_reported() {
     );
     assert_eq!(page.matches("<svg class=\\\"judge-chart").count(), 6);
     assert!(page.contains("\"analysis\":{\"judge\":\"depth 3 selective, exact from 10 empties\""));
+    assert!(
+        page.contains("\"empties_buckets\":[\"60-41\",\"40-27\",\"26-23\",\"22-21\",\"20-1\"]"),
+        "the page's data has the losses by empties"
+    );
     // The analysis beside the games file is found without --analysis.
     let beside = dir.join("games-5.analysis.jsonl");
     std::fs::copy(&whole, &beside).unwrap();

@@ -322,15 +322,6 @@ fn the_report_shows_the_judges_analysis_in_a_browser() {
         .map(|m| m["loss"].as_f64().unwrap())
         .collect();
     let mistakes = losses.iter().filter(|&&l| l >= 2.0).count();
-    let (mut moves, mut loss, mut marked) = (0u64, 0.0, 0u64);
-    for m in lines.iter().flat_map(|l| l["moves"].as_array().unwrap()) {
-        let n = m["n"].as_u64().unwrap();
-        if m["by"] == "p1" && (21..=40).contains(&n) {
-            moves += 1;
-            loss += m["loss"].as_f64().unwrap();
-            marked += u64::from(m["loss"].as_f64().unwrap() >= 2.0);
-        }
-    }
 
     let browser = system::launch(chromium).expect("Chromium starts");
     let tab = browser.new_tab().expect("a tab");
@@ -342,14 +333,37 @@ fn the_report_shows_the_judges_analysis_in_a_browser() {
         eval(&tab, "document.getElementById('analysis').hidden"),
         false
     );
-    let shown = cell_value(&tab, "loss-p1-1");
-    assert!(
-        (shown[0].as_f64().unwrap() - loss / moves as f64).abs() < 1e-9,
-        "{shown}"
-    );
+    // A cell of the analysis's tables against p1's moves whose number
+    // `pick` takes: their mean loss, mistakes and count.
+    let shows = |id: &str, pick: &dyn Fn(u64) -> bool| {
+        let (mut moves, mut loss, mut marked) = (0u64, 0.0, 0u64);
+        for m in lines.iter().flat_map(|l| l["moves"].as_array().unwrap()) {
+            if m["by"] == "p1" && pick(m["n"].as_u64().unwrap()) {
+                moves += 1;
+                loss += m["loss"].as_f64().unwrap();
+                marked += u64::from(m["loss"].as_f64().unwrap() >= 2.0);
+            }
+        }
+        let shown = cell_value(&tab, id);
+        assert!(
+            (shown[0].as_f64().unwrap() - loss / moves as f64).abs() < 1e-9,
+            "{id}: {shown}"
+        );
+        assert_eq!(
+            (shown[1].as_u64(), shown[2].as_u64()),
+            (Some(marked), Some(moves)),
+            "{id}"
+        );
+    };
+    shows("loss-p1-1", &|n| (21..=40).contains(&n));
+    // By empties before the move (61 - n): the second table's 40-27.
+    shows("loss-e-p1-1", &|n| (27..=40).contains(&(61 - n)));
     assert_eq!(
-        (shown[1].as_u64(), shown[2].as_u64()),
-        (Some(marked), Some(moves))
+        eval(
+            &tab,
+            "[...document.querySelectorAll('#analysis-empties-table th')].map(e => e.textContent).slice(0, 6).join('|')"
+        ),
+        "mean loss per move|empties 60-41|empties 40-27|empties 26-23|empties 22-21|empties 20-1"
     );
     tab.wait_for_element("#game-list tr[data-game='2']")
         .expect("game 2 is listed")

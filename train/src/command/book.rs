@@ -155,7 +155,7 @@ fn grow(state: &mut State, config: &BookConfig, files: &[PathBuf]) -> Result<(),
 fn search_all(state: &State, jobs: &[Board], config: &BookConfig) -> Vec<Record> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Record>>> = Mutex::new(vec![None; jobs.len()]);
-    let bar = super::bar(jobs.len() as u64, "search");
+    let bar = crate::progress::bar(jobs.len() as u64, "search");
     std::thread::scope(|s| {
         for _ in 0..config.threads.max(1) {
             s.spawn(|| loop {

@@ -1,9 +1,9 @@
 //! `train corpus`: one chunk of the search-labelled corpus.
 
-use super::bar;
 use crate::cli::Options;
 use crate::corpus;
 use crate::data::CORPUS_DIR;
+use crate::progress::bar;
 use std::path::PathBuf;
 use std::time::Instant;
 

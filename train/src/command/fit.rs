@@ -1,10 +1,10 @@
 //! `train fit`: the pattern networks fitted, quantized, checked and written
 //! as `src/eval/weights.rs`.
 
-use super::bar;
 use crate::cli::Options;
 use crate::data::{data_or_corpus, load};
 use crate::gen::Sample;
+use crate::progress::bar;
 use crate::{encode, fit, net};
 use othello::eval::pattern::{self, Tables};
 use std::path::PathBuf;

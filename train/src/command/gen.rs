@@ -1,8 +1,8 @@
 //! `train gen`: self-play positions labelled with the games' outcomes.
 
-use super::bar;
 use crate::cli::Options;
 use crate::gen::{self, Sample};
+use crate::progress::bar;
 use std::path::Path;
 use std::time::Instant;
 

@@ -1,8 +1,8 @@
 //! `train match`: one evaluation against another under the same search.
 
-use super::bar;
 use crate::arena;
 use crate::cli::Options;
+use crate::progress::bar;
 use std::time::Instant;
 
 /// `train match`: paired games of two evaluations under the same search.

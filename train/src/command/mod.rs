@@ -14,7 +14,6 @@ pub mod openings;
 pub mod transition;
 
 use crate::cli::Options;
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// Runs the command called `name`.
 ///
@@ -39,14 +38,98 @@ pub fn run(name: &str, o: &Options) -> Result<(), String> {
     }
 }
 
-/// A progress bar of `len` steps, labelled `what`.
-pub fn bar(len: u64, what: &str) -> ProgressBar {
-    let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "{what:>8} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} eta {{eta}} {{msg}}"
-        ))
-        .expect("valid template"),
-    );
-    bar
+#[cfg(test)]
+mod tests {
+    //! The sharded commands' outputs read back ([`crate::data::load`]) as
+    //! the whole run's.
+
+    use crate::data::load;
+    use std::path::PathBuf;
+
+    /// A scratch directory for one test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("train-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// Runs the command of `args` (`train corpus` or `train gen`).
+    fn run(args: &str) {
+        let args: Vec<String> = args.split_whitespace().map(String::from).collect();
+        let (command, o) = crate::cli::parse(&args).unwrap();
+        assert!(["corpus", "gen"].contains(&command.as_str()), "{command}");
+        super::run(&command, &o).unwrap();
+    }
+
+    fn samples(groups: &[Vec<PathBuf>]) -> Vec<(u64, u64, i8, u32)> {
+        let (samples, _) = load(groups).unwrap();
+        samples
+            .iter()
+            .map(|s| (s.board.player, s.board.opponent, s.label, s.game))
+            .collect()
+    }
+
+    #[test]
+    fn corpus_shards_merge_back_into_their_chunk_sample_for_sample() {
+        let dir = scratch("corpus-shards");
+        let common = "--seed 5 --games 7 --depth 2 --exact 8 --threads 2";
+        let whole = dir.join("games-seed5.bin");
+        run(&format!("corpus {common} --out {}", whole.display()));
+        let parts: Vec<PathBuf> = (1..=3)
+            .map(|i| dir.join(format!("games-seed5-shard{i}of3.bin")))
+            .collect();
+        for (i, part) in parts.iter().enumerate() {
+            run(&format!(
+                "corpus {common} --shard {}/3 --out {}",
+                i + 1,
+                part.display()
+            ));
+        }
+        let one = |p: &PathBuf| vec![p.clone()];
+        let expected = samples(&[one(&whole)]);
+        assert!(!expected.is_empty());
+        // In any order, as separate files: merged by their headers.
+        assert_eq!(
+            samples(&[one(&parts[2]), one(&parts[0]), one(&parts[1])]),
+            expected
+        );
+        // Another run before them keeps both numberings apart, the same way.
+        let other = dir.join("other.bin");
+        run(&format!(
+            "corpus --seed 6 --games 2 --depth 2 --exact 8 --out {}",
+            other.display()
+        ));
+        let with_other = samples(&[one(&other), one(&whole)]);
+        assert_eq!(
+            samples(&[one(&other), one(&parts[1]), one(&parts[0]), one(&parts[2])]),
+            with_other
+        );
+        // A missing shard is named.
+        let e =
+            load(&[one(&parts[0]), one(&parts[2])]).expect_err("two shards of three were accepted");
+        assert!(e.contains("missing: 2/3"), "{e}");
+    }
+
+    #[test]
+    fn gen_shards_joined_with_plus_equal_the_whole_run() {
+        let dir = scratch("gen-shards");
+        let common = "--seed 3 --games 5 --depth 2 --exact 8 --threads 2";
+        let whole = dir.join("whole.bin");
+        run(&format!("gen {common} --out {}", whole.display()));
+        let parts: Vec<PathBuf> = (1..=2).map(|i| dir.join(format!("part{i}.bin"))).collect();
+        for (i, part) in parts.iter().enumerate() {
+            run(&format!(
+                "gen {common} --shard {}/2 --out {}",
+                i + 1,
+                part.display()
+            ));
+        }
+        let expected = samples(&[vec![whole]]);
+        assert!(!expected.is_empty());
+        assert_eq!(
+            samples(&[vec![parts[1].clone(), parts[0].clone()]]),
+            expected
+        );
+    }
 }

@@ -1,9 +1,9 @@
 //! `train mpc`: Multi-ProbCut's deviations, fitted and written as
 //! `src/search/mpc_table.rs`.
 
-use super::bar;
 use crate::cli::Options;
 use crate::mpc;
+use crate::progress::bar;
 use indicatif::ProgressBar;
 use std::path::PathBuf;
 use std::time::Instant;

@@ -11,7 +11,7 @@
 //! The file's header says how it was made; the same command writes the
 //! same file.
 
-use crate::cli::Options;
+use crate::cli::{OpeningsConfig, Options};
 use othello::book::canonical;
 use othello::eval::{EvalKind, Evaluator};
 use othello::game::Game;
@@ -22,27 +22,6 @@ use othello::Square;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-
-/// How the openings are made.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OpeningsConfig {
-    /// Openings to keep (0: every opening, unscored).
-    pub count: usize,
-    /// Most discs from even a kept opening may score.
-    pub within: f64,
-    /// Depth of the selective search that scores an opening.
-    pub depth: u32,
-}
-
-impl Default for OpeningsConfig {
-    fn default() -> OpeningsConfig {
-        OpeningsConfig {
-            count: 2000,
-            within: 2.0,
-            depth: 14,
-        }
-    }
-}
 
 /// Candidates drawn and scored per round.
 const ROUND: usize = 64;
@@ -131,7 +110,7 @@ fn balanced(
     let mut seen = HashSet::new();
     let mut kept = Vec::new();
     let mut scored = 0usize;
-    let bar = super::bar(config.count as u64, "openings");
+    let bar = crate::progress::bar(config.count as u64, "openings");
     while kept.len() < config.count {
         let mut round = Vec::with_capacity(ROUND);
         let mut draws = 0;

@@ -24,34 +24,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// The bench's defaults.
+/// The bench's default file.
 pub const DEFAULT_OUT: &str = "tests/data/transition.txt";
-/// Positions drawn per number of empties.
-pub const DEFAULT_PER_EMPTIES: usize = 40;
-/// The empties drawn from (the transition: the midgame search hands over
-/// to the solver there).
-pub const DEFAULT_EMPTIES: (u32, u32) = (20, 26);
-
-/// What `train transition` draws and solves.
-#[derive(Clone, Debug)]
-pub struct TransitionConfig {
-    /// `--from`: games files (JSON lines of the referee) or transcripts.
-    pub from: Vec<PathBuf>,
-    /// `--per-empties`.
-    pub per_empties: usize,
-    /// `--empties A-B`.
-    pub empties: (u32, u32),
-}
-
-impl Default for TransitionConfig {
-    fn default() -> TransitionConfig {
-        TransitionConfig {
-            from: Vec::new(),
-            per_empties: DEFAULT_PER_EMPTIES,
-            empties: DEFAULT_EMPTIES,
-        }
-    }
-}
 
 /// The transcripts of the games in `text` (from `file`, for errors): a
 /// line starting with `{` is a referee games-file record (its header and
@@ -200,7 +174,7 @@ pub fn run(o: &Options) -> Result<(), String> {
     let file = Mutex::new(file);
     let solved = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
-    let bar = super::bar(todo.len() as u64, "solve");
+    let bar = crate::progress::bar(todo.len() as u64, "solve");
     let failure = Mutex::new(None);
     std::thread::scope(|scope| {
         for _ in 0..o.gen.threads.max(1) {

@@ -3,15 +3,15 @@
 //! crosstable, the faults and the settings. It is plain HTML made here,
 //! with the match report's style and no script.
 
-use crate::merge::Gaps;
-use crate::record::TournamentHeader;
-use crate::report::{escape, STYLE};
-use crate::standings::{self, Standings, TournamentSummary};
+use super::{escape, STYLE};
+use crate::files::merge::Gaps;
+use crate::files::record::TournamentHeader;
+use crate::stats::standings::{self, Standings, TournamentSummary};
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// `referee report FILES -o OUT` of a tournament, once its files are read
-/// ([`crate::tournament::read`]).
+/// ([`crate::commands::tournament::read`]).
 ///
 /// # Errors
 /// An unwritable page. Games that cannot be rated are not an error here:
@@ -202,11 +202,11 @@ pub fn html(header: &TournamentHeader, s: &TournamentSummary, gaps: &Gaps) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::testing::record;
-    use crate::record::testing::tournament_header as header;
-    use crate::record::Format;
-    use crate::record::Side;
-    use crate::standings::Standings;
+    use crate::files::record::testing::record;
+    use crate::files::record::testing::tournament_header as header;
+    use crate::files::record::Format;
+    use crate::files::record::Side;
+    use crate::stats::standings::Standings;
 
     #[test]
     fn the_page_has_the_list_and_the_crosstable() {

@@ -1,8 +1,8 @@
 //! The judge of `referee analyze`: the engine's own searches, run in-process
 //! at settings the user picks, give every position of a game a value and
 //! every move played its loss in discs. No I/O here: the command
-//! (`analyze_command.rs`) reads the games and writes the analysis file
-//! (`analysis_file.rs`).
+//! ([`crate::commands::analyze`]) reads the games and writes the analysis file
+//! ([`crate::files::analysis_file`]).
 //!
 //! **How a position is judged.** In the midgame (more empties than
 //! `exact`), every legal move's child is searched to `depth - 1` plies
@@ -266,7 +266,7 @@ mod tests {
     /// FFO positions (every move scored exactly) with at most `empties`
     /// empties.
     fn ffo(empties: u32) -> Vec<obf::ObfPosition> {
-        let text = include_str!("../../tests/data/fforum-1-19.obf");
+        let text = include_str!("../../../tests/data/fforum-1-19.obf");
         text.lines()
             .filter_map(|l| obf::parse_line(l).expect("a valid line"))
             .filter(|p| p.board.empty_count() <= empties)

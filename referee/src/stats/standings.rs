@@ -1,11 +1,11 @@
 //! A tournament's results: the crosstable and each bot's faults, gathered
 //! game by game (nothing else of a game is kept), and the summary made of
-//! them: one rating list ([`crate::rating`]), the crosstable, the faults,
+//! them: one rating list ([`crate::stats::rating`]), the crosstable, the faults,
 //! as text and as the `--json` object.
 
-use crate::rating::{self, Cell};
-use crate::record::{FaultKind, GameRecord, Side};
-use crate::record::{Format, TournamentHeader};
+use crate::files::record::{FaultKind, GameRecord, Side};
+use crate::files::record::{Format, TournamentHeader};
+use crate::stats::rating::{self, Cell};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -439,8 +439,8 @@ pub fn text(s: &TournamentSummary) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::testing::record;
-    use crate::record::testing::tournament_header as header;
+    use crate::files::record::testing::record;
+    use crate::files::record::testing::tournament_header as header;
 
     #[test]
     fn games_fill_the_crosstable_and_the_list() {
@@ -451,7 +451,7 @@ mod tests {
         s.add((0, 1), &record(2, Some(Side::P1), 10.0));
         s.add((0, 2), &record(3, None, 10.0));
         let mut timeout = record(4, Some(Side::P2), 10.0);
-        timeout.fault = Some(crate::record::Fault {
+        timeout.fault = Some(crate::files::record::Fault {
             by: Side::P1,
             kind: FaultKind::Timeout,
             detail: String::new(),

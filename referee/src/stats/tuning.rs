@@ -3,7 +3,7 @@
 //! approach to the time limit. A player's first turn, which has its own
 //! larger limit, is reported apart and left out of the phases.
 
-use crate::record::{GameRecord, MoveRecord, Side};
+use crate::files::record::{GameRecord, MoveRecord, Side};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -301,7 +301,7 @@ mod tests {
 
     #[test]
     fn first_turns_apart_phases_by_move_number() {
-        use crate::record::MoveRecord;
+        use crate::files::record::MoveRecord;
         let mv = |by, ms, limit_ms, msg: &str| MoveRecord {
             by,
             square: "d3".into(),

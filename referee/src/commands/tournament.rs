@@ -1,7 +1,7 @@
 //! `referee tournament`: many bots, every pair of them (round-robin) or
 //! the first against each of the others (gauntlet), each pair playing
 //! paired openings with colours swapped as in a match; then one rating
-//! list over all the games ([`crate::standings`]).
+//! list over all the games ([`crate::stats::standings`]).
 //!
 //! Games are numbered opening by opening ([`Numbering::ByOpening`]): the
 //! two games of every pair's first opening, pair after pair, then those of
@@ -13,11 +13,11 @@
 //! order, so that a tournament cut short is still balanced.
 
 use crate::cli::{self, TournamentArgs};
-use crate::games_file::{self, GamesWriter};
-use crate::merge::{Gaps, Seen};
-use crate::play::{GameSetup, PlayerSpec, TimeLimits};
-use crate::record::{BotEntry, GameRecord, Numbering, Shard, Side, TournamentHeader};
-use crate::standings::{self, Standings};
+use crate::files::games_file::{self, GamesWriter};
+use crate::files::merge::{Gaps, Seen};
+use crate::files::record::{BotEntry, GameRecord, Numbering, Shard, Side, TournamentHeader};
+use crate::play::game::{GameSetup, PlayerSpec, TimeLimits};
+use crate::stats::standings::{self, Standings};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -179,8 +179,8 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
     let seed = args
         .seed
         .or(previous.as_ref().map(|(_, f)| f.header.seed))
-        .unwrap_or_else(crate::clock_seed);
-    let (openings, openings_source) = crate::openings_for(
+        .unwrap_or_else(crate::play::game::clock_seed);
+    let (openings, openings_source) = crate::play::openings::openings_for(
         args.play.openings.as_deref(),
         args.play.random_openings,
         per_pair / 2,
@@ -204,7 +204,7 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
             .as_ref()
             .map_or(Numbering::ByOpening, |(_, f)| f.header.numbering),
     };
-    crate::check_outputs(
+    crate::files::outputs::check_outputs(
         &[
             ("--json", &args.json),
             ("--ggf", &args.ggf),
@@ -221,7 +221,10 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
     };
     let specs: Vec<PlayerSpec> = bots.iter().map(|(_, s)| s.clone()).collect();
     let mut setups: Vec<(GameSetup, [PlayerSpec; 2])> = (1..=total)
-        .filter(|&g| args.shard.is_none_or(|s| crate::record::in_shard(s, g)))
+        .filter(|&g| {
+            args.shard
+                .is_none_or(|s| crate::files::record::in_shard(s, g))
+        })
         .map(|game| {
             let (pair, local) = header.place(game).expect("in the schedule");
             let (a, b) = schedule.pairs[pair];
@@ -229,8 +232,8 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
                 game,
                 black: if local % 2 == 1 { Side::P1 } else { Side::P2 },
                 opening: openings[(local - 1) / 2 % openings.len()].clone(),
-                seeds: Side::BOTH.map(|s| crate::bot_seed(seed, game, s)),
-                stderr_files: crate::stderr_files(args.stderr_dir.as_deref(), game),
+                seeds: Side::BOTH.map(|s| crate::play::game::bot_seed(seed, game, s)),
+                stderr_files: crate::play::game::stderr_files(args.stderr_dir.as_deref(), game),
                 limits,
                 memory_mb: (args.play.memory_mb > 0).then_some(args.play.memory_mb),
             };
@@ -325,10 +328,10 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
         .collect();
 
     let concurrency =
-        crate::runner::concurrency(args.play.concurrency, args.play.force_concurrency)?;
+        crate::play::runner::concurrency(args.play.concurrency, args.play.force_concurrency)?;
 
     let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
-    let out = crate::output::Output::new(planned, false);
+    let out = crate::commands::output::Output::new(planned, false);
     if args.seed.is_none() && done.is_empty() {
         out.note(&format!(
             "seed {seed} (pass --seed {seed} to replay this tournament)"
@@ -341,15 +344,15 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
             todo.len()
         ));
     }
-    let status = |s: &Standings| crate::summary::Live {
+    let status = |s: &Standings| crate::stats::summary::Live {
         status: format!("{} games", s.games),
         go_on: true,
     };
     out.start(done.len(), &status(&standings));
     let mut write_error = None;
     let mut moves = 0;
-    let cpu_start = crate::cpu_time();
-    crate::runner::run_each(todo, concurrency, |record| {
+    let cpu_start = crate::play::runner::cpu_time();
+    crate::play::runner::run_each(todo, concurrency, |record| {
         let (a, b) = schedule.bots(record.game).expect("in the schedule");
         if let Some(w) = writer.as_mut() {
             let line = Line {
@@ -371,7 +374,7 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
     });
     out.finish();
     if moves > 0 {
-        let cpu = crate::cpu_time().saturating_sub(cpu_start);
+        let cpu = crate::play::runner::cpu_time().saturating_sub(cpu_start);
         out.note(&format!(
             "referee CPU time: {:.1} ms for {moves} moves ({:.1} us per move)",
             cpu.as_secs_f64() * 1e3,
@@ -387,10 +390,10 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
         gaps(&header, &BTreeSet::new(), |g| in_tournament.contains(&g))
     };
     let summary = standings::summarize(&header, &standings, anchor);
-    crate::output::print(&standings::text(&summary));
+    crate::commands::output::print(&standings::text(&summary));
     if let Some(path) = &args.ggf {
         kept.sort_by_key(|r| r.game);
-        failures.extend(crate::ggf::write(
+        failures.extend(crate::files::ggf::write(
             path,
             kept.iter().map(|r| {
                 let (a, b) = schedule.bots(r.game).expect("in the schedule");
@@ -431,11 +434,15 @@ pub fn write_outputs(
     let mut failures = Vec::new();
     if let Some(path) = json {
         let text = serde_json::to_string_pretty(summary).expect("the summary serializes");
-        failures.extend(crate::write_file(path, &(text + "\n"), "--json"));
+        failures.extend(crate::files::outputs::write_file(
+            path,
+            &(text + "\n"),
+            "--json",
+        ));
     }
     if let Some(path) = html {
-        let page = crate::tournament_report::html(header, summary, gaps);
-        failures.extend(crate::write_file(path, &page, "--html"));
+        let page = crate::html::tournament_report::html(header, summary, gaps);
+        failures.extend(crate::files::outputs::write_file(path, &page, "--html"));
     }
     failures
 }
@@ -499,7 +506,7 @@ pub struct Read {
 /// one, or its shards), keeping only the results.
 ///
 /// # Errors
-/// As [`crate::merge::stream`]: a file that cannot be read (with its line),
+/// As [`crate::files::merge::stream`]: a file that cannot be read (with its line),
 /// a file of another tournament, a shard given twice, a game recorded in
 /// two files or outside the tournament (or its file's shard).
 pub fn read(files: &[PathBuf]) -> Result<Read, String> {
@@ -565,8 +572,8 @@ pub fn read(files: &[PathBuf]) -> Result<Read, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::testing::tournament_header as header;
-    use crate::record::Format;
+    use crate::files::record::testing::tournament_header as header;
+    use crate::files::record::Format;
 
     #[test]
     fn schedules_of_round_robins_and_gauntlets() {

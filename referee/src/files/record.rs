@@ -398,6 +398,31 @@ impl TournamentHeader {
     }
 }
 
+/// The players' display names of a games file: recorded in its header,
+/// else derived from the commands as the referee does.
+pub fn names(header: &Header) -> [String; 2] {
+    match &header.settings {
+        Some(s) => s.names.clone(),
+        None => [&header.p1, &header.p2]
+            .map(|c| shlex::split(c).map_or_else(|| c.clone(), |argv| default_name(&argv))),
+    }
+}
+
+/// A player's name when none is given: its program's file name and its
+/// arguments.
+pub fn default_name(argv: &[String]) -> String {
+    let Some((program, rest)) = argv.split_first() else {
+        return String::new();
+    };
+    let base = std::path::Path::new(program)
+        .file_name()
+        .map_or(program.clone(), |n| n.to_string_lossy().into_owned());
+    std::iter::once(base)
+        .chain(rest.iter().cloned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 pub mod testing {
     use super::*;

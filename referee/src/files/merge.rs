@@ -2,8 +2,8 @@
 //! shards of a sharded match (`--shard I/N`), merged by game number. Used
 //! by `referee summary` and `referee report`.
 
-use crate::games_file;
-use crate::record::{GameRecord, Header, Shard};
+use crate::files::games_file;
+use crate::files::record::{GameRecord, Header, Shard};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -51,7 +51,7 @@ impl Seen {
     ) -> Result<(), String> {
         let path = files[file].display();
         if let Some(shard) = shard {
-            if !crate::record::in_shard(shard, game) {
+            if !crate::files::record::in_shard(shard, game) {
                 return Err(format!(
                     "{path}:{line}: game {game} does not belong to shard {shard}"
                 ));
@@ -225,8 +225,8 @@ fn gaps_of(header: &Header, shards: &BTreeSet<Shard>, have: &BTreeSet<usize>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::testing::{header, record};
-    use crate::record::Side;
+    use crate::files::record::testing::{header, record};
+    use crate::files::record::Side;
 
     #[test]
     fn seen_refuses_a_shard_twice_a_game_outside_its_shard_and_a_game_twice() {

@@ -2,7 +2,7 @@
 //! read line by line from its stdout with a time limit, its stderr drained
 //! so that it can never block, and always killed and reaped at the end.
 
-use crate::stderr::StderrSink;
+use crate::play::stderr::StderrSink;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;

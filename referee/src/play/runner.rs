@@ -2,11 +2,12 @@
 //! shared queue, and the caller's thread receives each record as its game
 //! ends (to print, save and decide whether to stop early).
 
-use crate::play::{self, GameSetup, PlayerSpec};
-use crate::record::GameRecord;
+use crate::files::record::GameRecord;
+use crate::play::game::{self, GameSetup, PlayerSpec};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
+use std::time::Duration;
 
 /// Plays `setups` with at most `concurrency` games at a time. `on_done`
 /// gets every record in the order games end; when it returns `false` no
@@ -40,7 +41,7 @@ pub fn run_each(
                 }
                 let next = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
                 let Some((setup, players)) = next else { break };
-                if tx.send(play::play(&setup, &players, None)).is_err() {
+                if tx.send(game::play(&setup, &players, None)).is_err() {
                     break;
                 }
             });
@@ -71,4 +72,17 @@ pub fn concurrency(requested: Option<usize>, force: bool) -> Result<usize, Strin
         ));
     }
     Ok(concurrency)
+}
+
+/// CPU time the referee itself used so far (all its threads, not the
+/// bots): its overhead.
+pub fn cpu_time() -> Duration {
+    // SAFETY: getrusage fills in the plain struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
 }

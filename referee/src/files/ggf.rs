@@ -1,7 +1,7 @@
 //! Export in GGF, the Generic Game Format of the Othello servers (GGS),
 //! which Edax, WZebra and other tools read.
 
-use crate::record::{FaultKind, GameRecord, Side};
+use crate::files::record::{FaultKind, GameRecord, Side};
 use othello::{Color, Game, Move, Square};
 use std::path::Path;
 
@@ -12,7 +12,7 @@ pub fn write<'a>(
     games: impl Iterator<Item = (&'a GameRecord, [&'a str; 2])>,
 ) -> Option<String> {
     let text: String = games.map(|(r, names)| game(r, names) + "\n").collect();
-    crate::write_file(path, &text, "--ggf")
+    crate::files::outputs::write_file(path, &text, "--ggf")
 }
 
 /// One game as a GGF record. Moves carry the referee's think time in
@@ -107,7 +107,7 @@ mod tests {
             game: 1,
             black: Side::P2,
             opening: "f5".into(),
-            moves: vec![crate::record::MoveRecord {
+            moves: vec![crate::files::record::MoveRecord {
                 by: Side::P1,
                 square: "d6".into(),
                 ms: 12.0,
@@ -117,7 +117,7 @@ mod tests {
             winner: Some(Side::P1),
             discs_black: 3,
             discs_white: 3,
-            fault: Some(crate::record::Fault {
+            fault: Some(crate::files::record::Fault {
                 by: Side::P2,
                 kind: FaultKind::Timeout,
                 detail: String::new(),

@@ -1,10 +1,9 @@
 //! The match summary: results, faults, Elo, LOS, pentanomial counts, SPRT
 //! and the tuning report, as text and as the `--json` object.
 
-use crate::cli::default_name;
-use crate::record::{FaultKind, GameRecord, Header, Side};
-use crate::stats::{self, Estimate, Pentanomial, Sprt};
-use crate::tuning::{self, PlayerTiming};
+use crate::files::record::{names, FaultKind, GameRecord, Header, Side};
+use crate::stats::elo::{self, Estimate, Pentanomial, Sprt};
+use crate::stats::tuning::{self, PlayerTiming};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -137,16 +136,6 @@ pub fn pentanomial(records: &[GameRecord]) -> Pentanomial {
 /// The pentanomial count a pair goes to, by p1's points in it (0..=2).
 pub fn pentanomial_bucket(p1_points: f64) -> usize {
     (p1_points * 2.0).round() as usize
-}
-
-/// The players' display names of a games file: recorded in its header,
-/// else derived from the commands as the referee does.
-pub fn names(header: &Header) -> [String; 2] {
-    match &header.settings {
-        Some(s) => s.names.clone(),
-        None => [&header.p1, &header.p2]
-            .map(|c| shlex::split(c).map_or_else(|| c.clone(), |argv| default_name(&argv))),
-    }
 }
 
 /// The summary of a match's `records` under its `header` (names, commands,
@@ -282,8 +271,8 @@ impl Tally {
         let p1 = self.player(Side::P1, names[0], commands[0]);
         let p2 = self.player(Side::P2, names[1], commands[1]);
         let penta = self.penta;
-        let wdl = stats::elo_wdl(p1.wins, p1.draws, p1.losses);
-        let pen = stats::elo_pentanomial(&penta);
+        let wdl = elo::elo_wdl(p1.wins, p1.draws, p1.losses);
+        let pen = elo::elo_pentanomial(&penta);
         let (main, model): (Option<Estimate>, _) = match pen {
             Some(e) => (Some(e), "pentanomial"),
             None => (wdl, "wdl"),
@@ -358,7 +347,7 @@ pub fn live(records: &[GameRecord], sprt: Option<&Sprt>) -> Live {
     let count = |w: Option<Side>| records.iter().filter(|r| r.winner == w).count() as u64;
     let (wins, losses, draws) = (count(Some(Side::P1)), count(Some(Side::P2)), count(None));
     let penta = pentanomial(records);
-    let est = stats::elo_pentanomial(&penta).or(stats::elo_wdl(wins, draws, losses));
+    let est = elo::elo_pentanomial(&penta).or(elo::elo_wdl(wins, draws, losses));
     let mut status = format!(
         "{wins} - {losses} - {draws}  elo {} +/- {}",
         opt(est.and_then(|e| finite(e.elo)), 1),
@@ -368,7 +357,7 @@ pub fn live(records: &[GameRecord], sprt: Option<&Sprt>) -> Live {
     if let Some(s) = sprt {
         let llr = s.llr(&penta);
         status.push_str(&format!("  LLR {llr:.2}"));
-        go_on = s.result(llr) == stats::SprtResult::Continue;
+        go_on = s.result(llr) == elo::SprtResult::Continue;
     }
     Live { status, go_on }
 }

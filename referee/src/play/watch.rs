@@ -1,9 +1,9 @@
 //! Watching games move by move: `--watch` draws a live game, `--replay`
 //! redraws a saved one.
 
-use crate::display;
-use crate::play::MoveEvent;
-use crate::record::GameRecord;
+use crate::files::record::GameRecord;
+use crate::play::display;
+use crate::play::game::MoveEvent;
 use othello::{Game, Square};
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
@@ -30,7 +30,7 @@ pub fn observer(names: [String; 2], delay: Duration) -> impl FnMut(MoveEvent<'_>
 }
 
 /// Draws the position a live game starts from (after its opening).
-pub fn start(setup: &crate::play::GameSetup, names: &[String; 2]) {
+pub fn start(setup: &crate::play::game::GameSetup, names: &[String; 2]) {
     let game = Game::from_transcript(&setup.opening).expect("openings are checked");
     let caption = format!(
         "game {}: {} black, {} white{}",

@@ -1,7 +1,7 @@
 //! The `human` player: a person types moves at the referee's terminal and
 //! is told clearly when one is not legal. A human has no time limit.
 
-use crate::bot::Reply;
+use crate::play::bot::Reply;
 use othello::{Color, Game, Square};
 use std::io::{self, BufRead, Write};
 use std::time::Instant;

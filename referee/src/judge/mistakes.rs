@@ -1,10 +1,10 @@
 //! What an analysis says about a match (`referee report --analysis`,
 //! `referee summary --analysis`): each bot's mean loss per move by game
-//! phase, its mistakes, each game's turning point, and the chart of the
-//! judge's value over a game.
+//! phase and by the empties before the move, its mistakes and each game's turning point (the chart of the
+//! judge's value over a game is drawn by [`crate::html::judge_chart`]).
 
-use crate::analysis_file::GameAnalysis;
-use crate::record::Side;
+use crate::files::analysis_file::GameAnalysis;
+use crate::files::record::Side;
 use serde::Serialize;
 
 /// A move that loses at least this many discs (by the judge) is a mistake,
@@ -15,6 +15,97 @@ pub const MISTAKE_DISCS: f64 = 2.0;
 pub const PHASES: [&str; 3] = ["1-20", "21-40", "41-60"];
 /// Moves per phase.
 const PHASE_MOVES: usize = 20;
+
+/// The buckets of empties before a move when `--empties-buckets` is not
+/// given: the opening (60-41), the midgame (40-27), the positions before
+/// the bot's solves (26-23), its selective solves to the end (22-21) and
+/// its exact solves (20-1).
+pub const DEFAULT_EMPTIES_BUCKETS: &str = "60-41,40-27,26-23,22-21,20-1";
+
+/// The empty squares before move number `n` (from 1, as in
+/// [`crate::files::analysis_file::MoveVerdict::n`]): 60 before the first.
+/// The move number counts the discs placed (the opening's moves and the
+/// bots', passes not, as a pass places none), so before move `n` the board
+/// holds `n + 3` discs: `61 - n` empties whatever the passes.
+pub fn empties_before(n: usize) -> u32 {
+    61u32.saturating_sub(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+/// Buckets of empties before a move (`--empties-buckets`), each from more
+/// empties to fewer, the buckets in that order and apart. A move whose
+/// empties are in no bucket is counted in none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmptiesBuckets(Vec<(u32, u32)>);
+
+impl EmptiesBuckets {
+    /// Reads `A-B,C-D,...` (`N` alone: `N-N`), each bucket from `A`
+    /// empties down to `B`, 60 >= A >= B >= 1.
+    ///
+    /// # Errors
+    /// What is wrong, with the bucket: not numbers from 1 to 60, a bucket
+    /// from fewer empties to more, or buckets out of order or overlapping.
+    pub fn parse(text: &str) -> Result<EmptiesBuckets, String> {
+        let mut buckets: Vec<(u32, u32)> = Vec::new();
+        for part in text.split(',') {
+            let (a, b) = part.split_once('-').unwrap_or((part, part));
+            let count = |s: &str| s.trim().parse().ok().filter(|n| (1..=60).contains(n));
+            let (Some(most), Some(fewest)) = (count(a), count(b)) else {
+                return Err(format!(
+                    "{part:?} is not a bucket of empties: A-B, from 60 >= A to B >= 1 \
+                     (the default: {DEFAULT_EMPTIES_BUCKETS})"
+                ));
+            };
+            if most < fewest {
+                return Err(format!(
+                    "{part:?}: a bucket goes from more empties to fewer ({fewest}-{most})"
+                ));
+            }
+            if let Some(&(before, last)) = buckets.last() {
+                if most >= last {
+                    return Err(format!(
+                        "{part:?} after {before}-{last}: the buckets go from more empties \
+                         to fewer, without overlapping"
+                    ));
+                }
+            }
+            buckets.push((most, fewest));
+        }
+        Ok(EmptiesBuckets(buckets))
+    }
+
+    /// The bucket of a move with `empties` empties before it.
+    pub fn bucket(&self, empties: u32) -> Option<usize> {
+        self.0
+            .iter()
+            .position(|&(most, fewest)| (fewest..=most).contains(&empties))
+    }
+
+    /// The buckets' names, as given: `60-41`, ...
+    pub fn names(&self) -> Vec<String> {
+        self.0
+            .iter()
+            .map(|&(most, fewest)| {
+                if most == fewest {
+                    most.to_string()
+                } else {
+                    format!("{most}-{fewest}")
+                }
+            })
+            .collect()
+    }
+}
+
+impl Default for EmptiesBuckets {
+    fn default() -> EmptiesBuckets {
+        EmptiesBuckets::parse(DEFAULT_EMPTIES_BUCKETS).expect("the default buckets are valid")
+    }
+}
+
+impl Serialize for EmptiesBuckets {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.names().serialize(s)
+    }
+}
 
 /// The phase of move number `n` (from 1).
 pub fn phase(n: usize) -> usize {
@@ -33,6 +124,13 @@ pub struct PhaseLoss {
 }
 
 impl PhaseLoss {
+    /// Counts one move that lost `loss` discs.
+    fn count(&mut self, loss: f64) {
+        self.moves += 1;
+        self.loss += loss;
+        self.mistakes += u64::from(loss >= MISTAKE_DISCS);
+    }
+
     /// The mean loss per move, `None` without moves.
     pub fn mean(&self) -> Option<f64> {
         (self.moves > 0).then(|| self.loss / self.moves as f64)
@@ -52,12 +150,16 @@ pub struct TurningPoint {
 }
 
 /// The losses and turning points of the games analysed so far.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MatchLosses {
     /// Games counted.
     pub games: u64,
     /// p1's and p2's losses by phase.
     pub phases: [[PhaseLoss; 3]; 2],
+    /// The buckets of empties before a move (serialized as their names).
+    pub empties_buckets: EmptiesBuckets,
+    /// p1's and p2's losses by bucket of empties before the move.
+    pub empties: [Vec<PhaseLoss>; 2],
     /// Decisive games (on the board) by the phase of their turning point.
     pub turning_points: [u64; 3],
     /// Decisive games whose loser was behind from its first judged
@@ -65,15 +167,34 @@ pub struct MatchLosses {
     pub lost_from_the_start: u64,
 }
 
+impl Default for MatchLosses {
+    fn default() -> MatchLosses {
+        MatchLosses::new(EmptiesBuckets::default())
+    }
+}
+
 impl MatchLosses {
+    /// No game yet; losses by empties in `buckets`.
+    pub fn new(buckets: EmptiesBuckets) -> MatchLosses {
+        let none = vec![PhaseLoss::default(); buckets.0.len()];
+        MatchLosses {
+            games: 0,
+            phases: [[PhaseLoss::default(); 3]; 2],
+            empties_buckets: buckets,
+            empties: [none.clone(), none],
+            turning_points: [0; 3],
+            lost_from_the_start: 0,
+        }
+    }
+
     /// Counts one game.
     pub fn add(&mut self, g: &GameAnalysis) {
         self.games += 1;
         for m in &g.moves {
-            let p = &mut self.phases[m.by.index()][phase(m.n)];
-            p.moves += 1;
-            p.loss += m.loss;
-            p.mistakes += u64::from(m.loss >= MISTAKE_DISCS);
+            self.phases[m.by.index()][phase(m.n)].count(m.loss);
+            if let Some(k) = self.empties_buckets.bucket(empties_before(m.n)) {
+                self.empties[m.by.index()][k].count(m.loss);
+            }
         }
         match turning_point(g) {
             Some(Some(t)) => self.turning_points[phase(t.n)] += 1,
@@ -99,6 +220,10 @@ impl MatchLosses {
             out += &format!("{}: all {}\n", names[side.index()], describe(&all));
             for (k, p) in self.phases[side.index()].iter().enumerate() {
                 out += &format!("  moves {:>5}: {}\n", PHASES[k], describe(p));
+            }
+            let names = self.empties_buckets.names();
+            for (name, p) in names.iter().zip(&self.empties[side.index()]) {
+                out += &format!("  empties {name:>5}: {}\n", describe(p));
             }
         }
         let tp: Vec<String> = PHASES
@@ -180,115 +305,10 @@ pub fn turning_point(g: &GameAnalysis) -> Option<Option<TurningPoint>> {
     }))
 }
 
-/// Chart size and margins, in SVG units (pixels at 100 %).
-const WIDTH: f64 = 640.0;
-const HEIGHT: f64 = 220.0;
-const LEFT: f64 = 40.0;
-const RIGHT: f64 = 10.0;
-const TOP: f64 = 12.0;
-const BOTTOM: f64 = 28.0;
-/// The value axis reaches at least this far either side of 0 (discs).
-const MIN_RANGE: f64 = 8.0;
-/// The players' colours, as in the report's other charts.
-const COLORS: [&str; 2] = ["#1f5fbf", "#c0392b"];
-
-/// The chart of a game: the judge's value from p1's side over the move
-/// number (the final result at the end), each side's mistakes marked
-/// (`<circle class="mistake p1">`, with the move and its loss as a
-/// title), the turning point as a dashed line. An SVG element, no script.
-pub fn svg(g: &GameAnalysis, names: &[String; 2]) -> String {
-    let (values, result) = p1_values(g);
-    let last = g.moves.last().map_or(60, |m| m.n).max(60);
-    let mut points: Vec<(f64, f64)> = values.iter().map(|&(n, v)| (n as f64, v)).collect();
-    if let (Some(r), Some(m)) = (result, g.moves.last()) {
-        points.push(((m.n + 1) as f64, r));
-    }
-    let range = points
-        .iter()
-        .map(|p| p.1.abs())
-        .fold(MIN_RANGE, f64::max)
-        .ceil();
-    let x = |n: f64| LEFT + (n - 1.0) / (last as f64) * (WIDTH - LEFT - RIGHT);
-    let y = |v: f64| TOP + (range - v) / (2.0 * range) * (HEIGHT - TOP - BOTTOM);
-    let mut s = format!(
-        "<svg class=\"judge-chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" \
-         width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" aria-label=\"judge's value from {}'s side\">",
-        escape(&names[0])
-    );
-    // Axes: 0, +range, -range; moves every 10.
-    for v in [range, 0.0, -range] {
-        s += &format!(
-            "<line x1=\"{LEFT}\" x2=\"{:.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"{}\"/>\
-             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"10\">{v:+}</text>",
-            WIDTH - RIGHT,
-            if v == 0.0 { "#888" } else { "#e4e4e4" },
-            LEFT - 4.0,
-            y(v) + 3.0,
-            y = y(v),
-        );
-    }
-    for n in (10..=last).step_by(10) {
-        s += &format!(
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"10\">{n}</text>",
-            x(n as f64),
-            HEIGHT - BOTTOM + 14.0
-        );
-    }
-    s += &format!(
-        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"10\">move (last point: final result)</text>",
-        (LEFT + WIDTH - RIGHT) / 2.0,
-        HEIGHT - 3.0
-    );
-    if let Some(Some(t)) = turning_point(g) {
-        s += &format!(
-            "<line class=\"turning\" data-move=\"{}\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{TOP}\" y2=\"{:.1}\" \
-             stroke=\"#555\" stroke-dasharray=\"4 3\"><title>turning point: move {} by {}</title></line>",
-            t.n,
-            HEIGHT - BOTTOM,
-            t.n,
-            escape(&names[t.by.index()]),
-            x = x(t.n as f64 + 0.5),
-        );
-    }
-    let path: Vec<String> = points
-        .iter()
-        .map(|&(n, v)| format!("{:.1},{:.1}", x(n), y(v)))
-        .collect();
-    s += &format!(
-        "<polyline class=\"value\" fill=\"none\" stroke=\"#333\" stroke-width=\"1.5\" points=\"{}\"/>",
-        path.join(" ")
-    );
-    for m in g.moves.iter().filter(|m| m.loss >= MISTAKE_DISCS) {
-        let v = if m.by == Side::P1 { m.value } else { -m.value };
-        s += &format!(
-            "<circle class=\"mistake {side}\" data-move=\"{n}\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"{color}\">\
-             <title>move {n}: {name} played {sq}, losing {loss} (best {best})</title></circle>",
-            x(m.n as f64),
-            y(v),
-            side = m.by,
-            n = m.n,
-            color = COLORS[m.by.index()],
-            name = escape(&names[m.by.index()]),
-            sq = m.square,
-            loss = round1(m.loss),
-            best = m.best,
-        );
-    }
-    s + "</svg>"
-}
-
-fn round1(x: f64) -> f64 {
-    (x * 10.0).round() / 10.0
-}
-
-fn escape(text: &str) -> String {
-    crate::report::escape(text)
-}
-
 #[cfg(test)]
 pub mod testing {
     use super::*;
-    use crate::analysis_file::MoveVerdict;
+    use crate::files::analysis_file::MoveVerdict;
 
     /// A game with moves from number 9 on, alternately p1 (black) and p2,
     /// whose positions have `values` for the mover and moves `losses`.
@@ -332,6 +352,78 @@ pub mod testing {
 mod tests {
     use super::testing::game;
     use super::*;
+
+    #[test]
+    fn empties_buckets_are_read_and_checked() {
+        let b = EmptiesBuckets::default();
+        assert_eq!(b.names(), ["60-41", "40-27", "26-23", "22-21", "20-1"]);
+        assert_eq!(
+            [60, 41, 40, 23, 22, 21, 20, 1].map(|e| b.bucket(e)),
+            [
+                Some(0),
+                Some(0),
+                Some(1),
+                Some(2),
+                Some(3),
+                Some(3),
+                Some(4),
+                Some(4)
+            ]
+        );
+        let b = EmptiesBuckets::parse("30-21,20,12-1").unwrap();
+        assert_eq!(b.names(), ["30-21", "20", "12-1"]);
+        assert_eq!(
+            [31, 20, 15, 12].map(|e| b.bucket(e)),
+            [None, Some(1), None, Some(2)]
+        );
+        for (bad, says) in [
+            ("", "\"\" is not a bucket of empties"),
+            ("60-41,x", "\"x\" is not a bucket of empties"),
+            ("61-1", "\"61-1\" is not a bucket"),
+            ("0", "\"0\" is not a bucket"),
+            ("20-40", "from more empties to fewer (40-20)"),
+            (
+                "60-30,40-1",
+                "\"40-1\" after 60-30: the buckets go from more empties to fewer",
+            ),
+            ("20-1,60-21", "\"60-21\" after 20-1"),
+        ] {
+            let e = EmptiesBuckets::parse(bad).expect_err(bad);
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_empties_before_a_move_are_its_boards_passes_and_all() {
+        // Random games, replayed as `referee analyze` numbers their moves
+        // (an opening of 4, then the bots' moves; passes are not moves).
+        let mut rng = othello::rng::Rng::seed_from_u64(44);
+        let mut passes = 0;
+        for _ in 0..100 {
+            let mut game = othello::Game::new();
+            let mut moves = Vec::new();
+            while !game.is_over() {
+                let legal: Vec<othello::Square> = game.board().moves().squares().collect();
+                let sq = legal[rng.below(legal.len() as u64) as usize];
+                game.play(sq).unwrap();
+                moves.push(sq);
+            }
+            passes += game
+                .history()
+                .iter()
+                .filter(|m| **m == othello::Move::Pass)
+                .count();
+            let opening: String = moves[..4].iter().map(ToString::to_string).collect();
+            crate::judge::analyze::replay(&opening, &moves[4..], |i, board, _| {
+                let discs = (board.player | board.opponent).count_ones();
+                assert_eq!(empties_before(4 + i + 1), 64 - discs);
+            })
+            .unwrap();
+        }
+        assert!(passes > 0, "no pass in the games: the test shows nothing");
+        assert_eq!(empties_before(1), 60);
+        assert_eq!(empties_before(60), 1);
+    }
 
     #[test]
     fn phases_split_at_moves_20_and_40() {
@@ -386,32 +478,20 @@ mod tests {
             text.contains("  moves 21-40:    1 moves  mean loss  6.00"),
             "{text}"
         );
-    }
-
-    #[test]
-    fn the_chart_marks_each_mistake_of_each_side_and_the_turning_point() {
-        let g = game(
-            &[1.0, 2.0, -3.0, -1.0, 4.0, -5.0],
-            &[0.0, 2.0, 3.5, 1.9, 0.0, 0.0],
-            Some(10),
-        );
-        let s = svg(&g, &["new<1>".into(), "old".into()]);
-        assert!(s.starts_with("<svg") && s.ends_with("</svg>"));
-        assert_eq!(s.matches("<circle class=\"mistake p1\"").count(), 1);
-        assert_eq!(s.matches("<circle class=\"mistake p2\"").count(), 1);
+        // By empties: moves 9-20 have 52-41 empties, move 21 has 40.
+        let [e1, e2] = &m.empties;
+        assert_eq!((e1[0].moves, e1[0].loss, e1[0].mistakes), (6, 2.0, 1));
+        assert_eq!((e1[1].moves, e1[1].loss, e1[1].mistakes), (1, 6.0, 1));
+        assert_eq!((e2[0].moves, e2[1].moves, e2[4].moves), (6, 1, 0));
         assert!(
-            s.contains("move 11: new&lt;1&gt; played d3, losing 3.5 (best c4)"),
-            "{s}"
+            text.contains("  empties 40-27:    1 moves  mean loss  6.00  mistakes   1"),
+            "{text}"
         );
-        assert!(s.contains("class=\"turning\" data-move=\"11\""), "{s}");
-        // Seven points: six positions and the final result.
-        let points = s
-            .split("points=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap();
-        assert_eq!(points.split(' ').count(), 7);
+        assert!(text.contains("  empties  20-1:    0 moves\n"), "{text}");
+        // Other buckets.
+        let mut m = MatchLosses::new(EmptiesBuckets::parse("52").unwrap());
+        m.add(&game(&values, &losses, Some(-8)));
+        assert_eq!((m.empties[0][0].moves, m.empties[0][0].loss), (1, 2.0));
+        assert_eq!(m.empties[1][0].moves, 0);
     }
 }

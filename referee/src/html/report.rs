@@ -7,31 +7,32 @@
 //! per-move statistics use the tuning report's rules); the page only draws
 //! them and replays the games.
 
-use crate::analysis_file::{self, GameAnalysis};
-use crate::merge::{self, Gaps};
-use crate::mistakes;
-use crate::record::{GameRecord, Header, Side};
-use crate::stats::{self, Pentanomial};
-use crate::summary::{self, Summary};
-use crate::tuning;
+use super::{escape, judge_chart, round1, STYLE};
+use crate::files::analysis_file::{self, GameAnalysis};
+use crate::files::merge::{self, Gaps};
+use crate::files::record::{self, GameRecord, Header, Side};
+use crate::judge::mistakes::{self, EmptiesBuckets};
+use crate::stats::elo::{self, Pentanomial};
+use crate::stats::summary::{self, Summary};
+use crate::stats::tuning;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-const TEMPLATE: &str = include_str!("../assets/report.html");
-pub const STYLE: &str = include_str!("../assets/report.css");
-const SCRIPT: &str = include_str!("../assets/report.js");
-const UPLOT_STYLE: &str = include_str!("../assets/uplot/uPlot.min.css");
-const UPLOT_SCRIPT: &str = include_str!("../assets/uplot/uPlot.iife.min.js");
+const TEMPLATE: &str = include_str!("../../assets/report.html");
+const SCRIPT: &str = include_str!("../../assets/report.js");
+const UPLOT_STYLE: &str = include_str!("../../assets/uplot/uPlot.min.css");
+const UPLOT_SCRIPT: &str = include_str!("../../assets/uplot/uPlot.iife.min.js");
 
 /// The last move number charted (a game has at most 60 moves).
 const MAX_MOVE: usize = 60;
 
 /// `referee report FILES -o OUT`, with the analysis files `analysis`
+/// (losses by empties in `buckets`)
 /// (`referee analyze`) when given, else the analysis beside the first
-/// games file if there is one ([`crate::analyze_command::default_output`]).
+/// games file if there is one ([`crate::commands::analyze::default_output`]).
 ///
 /// The files are read twice, as streams: once for the numbers (the games
 /// go by, only their tallies stay), once to copy each game into the page in
@@ -42,9 +43,17 @@ const MAX_MOVE: usize = 60;
 /// # Errors
 /// Unreadable or inconsistent input (see [`merge::stream`]), an analysis of
 /// other games ([`analysis_file::check_game`]), or an unwritable page.
-pub fn write(files: &[PathBuf], analysis: &[PathBuf], output: &Path) -> Result<(), String> {
+pub fn write(
+    files: &[PathBuf],
+    analysis: &[PathBuf],
+    buckets: &EmptiesBuckets,
+    output: &Path,
+) -> Result<(), String> {
     let mut matcher = analysis_file::Matcher::for_games(files, analysis)?;
-    let mut numbers = Numbers::default();
+    let mut numbers = Numbers {
+        losses: mistakes::MatchLosses::new(buckets.clone()),
+        ..Numbers::default()
+    };
     // Where each game is: its number, its file, the offset of its line.
     let mut places: Vec<(usize, usize, u64)> = Vec::new();
     let m = merge::stream(files, |file, _, offset, r| {
@@ -60,7 +69,7 @@ pub fn write(files: &[PathBuf], analysis: &[PathBuf], output: &Path) -> Result<(
     let gaps = m.gaps();
     let mut readers: Vec<Option<BufReader<File>>> = files.iter().map(|_| None).collect();
     let mut line = Vec::new();
-    let names = summary::names(&m.header);
+    let names = record::names(&m.header);
     let judged = analysis.as_ref();
     let games = places
         .iter()
@@ -182,7 +191,7 @@ fn page(
     games: impl Iterator<Item = Result<GameData, String>>,
 ) -> Result<(), String> {
     let data = Data {
-        names: summary::names(header),
+        names: record::names(header),
         header,
         partial: (!gaps.is_empty()).then(|| Partial {
             played: summary.games as usize,
@@ -234,14 +243,6 @@ fn script_json(value: &impl Serialize) -> String {
     serde_json::to_string(value)
         .expect("the report's data serializes")
         .replace("</", "<\\/")
-}
-
-/// Escapes text for HTML.
-pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// What the page shows.
@@ -360,7 +361,7 @@ fn elo_series(pairs: &BTreeMap<usize, (usize, f64)>) -> EloSeries {
             continue;
         }
         penta[summary::pentanomial_bucket(points)] += 1;
-        let e = stats::elo_pentanomial(&penta);
+        let e = elo::elo_pentanomial(&penta);
         let finite = |x: f64| x.is_finite().then(|| round1(x));
         series.games.push(games);
         series.elo.push(e.and_then(|e| finite(e.elo)));
@@ -417,7 +418,7 @@ struct GameData {
 impl GameData {
     /// Adds the judge's verdicts on the game.
     fn judge(&mut self, a: &GameAnalysis, names: &[String; 2]) {
-        self.j = Some(mistakes::svg(a, names));
+        self.j = Some(judge_chart::svg(a, names));
         self.l = Some(a.moves.iter().map(|m| round1(m.loss)).collect());
         self.k = Some(
             a.moves
@@ -471,14 +472,10 @@ fn game(r: &GameRecord) -> GameData {
     }
 }
 
-fn round1(x: f64) -> f64 {
-    (x * 10.0).round() / 10.0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::testing::{header, record};
+    use crate::files::record::testing::{header, record};
 
     #[test]
     fn a_move_is_marked_a_mistake_by_its_unrounded_loss() {
@@ -505,8 +502,8 @@ mod tests {
 
     #[test]
     fn names_come_from_the_settings_or_from_the_commands() {
-        assert_eq!(summary::names(&header(Some(4))), ["new", "old"]);
-        assert_eq!(summary::names(&header(None)), ["new --depth 3", "old"]);
+        assert_eq!(record::names(&header(Some(4))), ["new", "old"]);
+        assert_eq!(record::names(&header(None)), ["new --depth 3", "old"]);
     }
 
     #[test]
@@ -530,7 +527,7 @@ mod tests {
         // After one WW pair the estimate is not finite; at the end it is
         // the summary's, inside its interval.
         assert_eq!(s.elo[0], None);
-        let e = stats::elo_pentanomial(&[0, 1, 1, 1, 1]).expect("an estimate");
+        let e = elo::elo_pentanomial(&[0, 1, 1, 1, 1]).expect("an estimate");
         assert_eq!(s.elo[3], Some(round1(e.elo)));
         assert!(s.low[3] < s.elo[3] && s.elo[3] < s.high[3], "{s:?}");
         assert!(s.low[3].is_some());

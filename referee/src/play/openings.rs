@@ -102,6 +102,37 @@ fn balance(game: &Game) -> f64 {
 }
 
 /// Whether a transcript passes the random-opening filter.
+/// The openings of `pairs` pairs of games, from `--openings FILE` or
+/// `--random-openings PLIES` (else the start position), and where they
+/// came from.
+pub fn openings_for(
+    file: Option<&std::path::Path>,
+    random: Option<usize>,
+    pairs: usize,
+    seed: u64,
+) -> Result<(Vec<String>, String), String> {
+    if let Some(path) = file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("--openings {}: {e}", path.display()))?;
+        let list = parse(&text).map_err(|e| format!("--openings {}: {e}", path.display()))?;
+        return Ok((list, format!("file {}", path.display())));
+    }
+    match random {
+        Some(plies) if plies > 0 => {
+            if plies > 50 {
+                return Err(format!(
+                    "--random-openings: at most 50 moves, found {plies}"
+                ));
+            }
+            let list = (0..pairs)
+                .map(|pair| self::random(plies, seed, pair))
+                .collect();
+            Ok((list, format!("random {plies}")))
+        }
+        _ => Ok((vec![String::new()], "start".into())),
+    }
+}
+
 #[cfg(test)]
 fn is_balanced(transcript: &str) -> bool {
     let Ok(game) = Game::from_transcript(transcript) else {

@@ -1,15 +1,15 @@
 //! `referee analyze GAMES... -o ANALYSIS`: every game of a match judged
-//! move by move ([`crate::analyze`]), games in parallel on `--threads`
+//! move by move ([`crate::judge::analyze`]), games in parallel on `--threads`
 //! threads, each game's line written as it is done
-//! ([`crate::analysis_file`]). An existing output is continued: its games
+//! ([`crate::files::analysis_file`]). An existing output is continued: its games
 //! are skipped, a torn last line is cut and its game judged again.
 
-use crate::analysis_file::{self, AnalysisHeader, GameAnalysis, MoveVerdict};
-use crate::analyze::{self, Judge, Settings};
 use crate::cli::AnalyzeArgs;
-use crate::games_file::GamesWriter;
-use crate::merge;
-use crate::record::{self, GameRecord};
+use crate::files::analysis_file::{self, AnalysisHeader, GameAnalysis, MoveVerdict};
+use crate::files::games_file::GamesWriter;
+use crate::files::merge;
+use crate::files::record::{self, GameRecord};
+use crate::judge::analyze::{self, Judge, Settings};
 use othello::Square;
 use std::collections::{BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -24,19 +24,6 @@ struct Job {
     file: usize,
     line: usize,
     squares: Vec<Square>,
-}
-
-/// The analysis file's name when `-o` is not given: beside the first games
-/// file, `.jsonl` replaced by `.analysis.jsonl` (`run.jsonl` ->
-/// `run.analysis.jsonl`; a shard's `run.analysis-2-of-4.jsonl`). `referee
-/// report` and `referee summary` look there when `--analysis` is not given.
-pub fn default_output(games: &Path, shard: Option<record::Shard>) -> PathBuf {
-    let name = games
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let stem = name.strip_suffix(".jsonl").unwrap_or(&name);
-    let suffix = shard.map_or(String::new(), |s| format!("-{}-of-{}", s.index, s.count));
-    games.with_file_name(format!("{stem}.analysis{suffix}.jsonl"))
 }
 
 /// Runs `referee analyze`.
@@ -54,7 +41,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         selective: !args.full_width,
     };
     settings.check()?;
-    if crate::games_file::kind(&args.files[0])? != record::Header::KIND {
+    if crate::files::games_file::kind(&args.files[0])? != record::Header::KIND {
         return Err(format!(
             "{}: a tournament's games file: `referee analyze` reads the games files of a match",
             args.files[0].display()
@@ -90,7 +77,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     let output = args
         .output
         .clone()
-        .unwrap_or_else(|| default_output(&args.files[0], args.shard));
+        .unwrap_or_else(|| analysis_file::default_output(&args.files[0], args.shard));
     if args.files.contains(&output) {
         return Err(format!(
             "-o {}: that is a games file given as input",
@@ -293,27 +280,5 @@ fn judge_game(judge: &mut Judge, job: &Job, file: &str) -> GameAnalysis {
         positions: moves.len(),
         moves,
         ms: (start.elapsed().as_secs_f64() * 1e4).round() / 10.0,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_default_output_sits_beside_the_games() {
-        let shard = record::Shard::parse("2/4").unwrap();
-        assert_eq!(
-            default_output(Path::new("runs/a.jsonl"), None),
-            PathBuf::from("runs/a.analysis.jsonl")
-        );
-        assert_eq!(
-            default_output(Path::new("a.jsonl"), Some(shard)),
-            PathBuf::from("a.analysis-2-of-4.jsonl")
-        );
-        assert_eq!(
-            default_output(Path::new("games"), None),
-            PathBuf::from("games.analysis.jsonl")
-        );
     }
 }

@@ -166,7 +166,7 @@ pub fn fit(
         invert(information).ok_or("the rating fit failed (singular information matrix)")?;
     let mut error = vec![0.0; n];
     for (k, &i) in free.iter().enumerate() {
-        error[i] = crate::stats::CI95_Z * covariance[k][k].max(0.0).sqrt() * ELO_PER_NAT;
+        error[i] = crate::stats::elo::CI95_Z * covariance[k][k].max(0.0).sqrt() * ELO_PER_NAT;
     }
     Ok(Ratings {
         elo: r.iter().map(|x| x * ELO_PER_NAT).collect(),
@@ -438,7 +438,7 @@ mod tests {
         let mut results = Vec::new();
         for i in 0..n {
             for j in i + 1..n {
-                let p = crate::stats::elo_to_score(truth[i] - truth[j]);
+                let p = crate::stats::elo::elo_to_score(truth[i] - truth[j]);
                 let (mut w, mut d, mut l) = (0, 0, 0);
                 for _ in 0..4000 {
                     let u = rng.unit_f64();
@@ -468,7 +468,7 @@ mod tests {
                 let c = cells[i][j];
                 points += c.points();
                 expected_points +=
-                    c.games() as f64 * crate::stats::elo_to_score(r.elo[i] - r.elo[j]);
+                    c.games() as f64 * crate::stats::elo::elo_to_score(r.elo[i] - r.elo[j]);
             }
             close(expected_points, points, 1e-6);
         }
@@ -576,7 +576,7 @@ mod tests {
                 if c.games() > 0 {
                     points += c.points() + PRIOR_DRAWS / 2.0;
                     expected_points += (c.games() as f64 + PRIOR_DRAWS)
-                        * crate::stats::elo_to_score(r.elo[i] - r.elo[j]);
+                        * crate::stats::elo::elo_to_score(r.elo[i] - r.elo[j]);
                 }
             }
             close(expected_points, points, 1e-6);

@@ -1,8 +1,8 @@
 //! What the referee prints while a match runs: on a terminal a progress
 //! bar with the live score and Elo, otherwise one plain line per game.
 
-use crate::record::{GameRecord, Side};
-use crate::summary::Live;
+use crate::files::record::{GameRecord, Side};
+use crate::stats::summary::Live;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 

@@ -2,9 +2,9 @@
 //! library's rules ([`othello::Game`]) and protocol text
 //! ([`othello::protocol`]).
 
-use crate::bot::{Bot, Reply};
-use crate::human::Human;
-use crate::record::{Fault, FaultKind, GameRecord, MoveRecord, Side};
+use crate::files::record::{Fault, FaultKind, GameRecord, MoveRecord, Side};
+use crate::play::bot::{Bot, Reply};
+use crate::play::human::Human;
 use othello::protocol::{format_init, format_turn, parse_answer};
 use othello::{Color, Game, Move};
 use std::path::PathBuf;
@@ -283,7 +283,7 @@ fn judge(
                     None => format!(
                         "no answer within {} ms (nor {} ms after)",
                         limit.as_millis(),
-                        crate::bot::LATE_ANSWER_GRACE.as_millis()
+                        crate::play::bot::LATE_ANSWER_GRACE.as_millis()
                     ),
                 },
             )
@@ -296,7 +296,7 @@ fn judge(
             };
             let tail = (!tail.is_empty()).then_some(tail);
             Err(match status {
-                Some(crate::bot::ExitKind::Code(0)) => fault(
+                Some(crate::play::bot::ExitKind::Code(0)) => fault(
                     FaultKind::NoOutput,
                     "exited with status 0 without answering".into(),
                 ),
@@ -325,4 +325,25 @@ fn judge(
 /// A duration in ms, rounded to the microsecond (records stay short).
 fn millis(d: Duration) -> f64 {
     (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+/// The seed handed to `side` in game `game`: a hash of the match seed.
+pub fn bot_seed(seed: u64, game: usize, side: Side) -> u64 {
+    let n = (game as u64) * 2 + side.index() as u64;
+    // 53 bits, so that every JSON reader keeps the seed exact.
+    othello::rng::Rng::seed_from_u64(seed ^ n.wrapping_mul(0xd1b5_4a32_d192_ed03)).next_u64() >> 11
+}
+
+/// A seed from the clock, for matches run without `--seed`.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+        % 1_000_000_000
+}
+
+/// Where the bots' stderr of game `game` goes with `--stderr-dir DIR`:
+/// `DIR/game-0007-p1.stderr` and `DIR/game-0007-p2.stderr`.
+pub fn stderr_files(dir: Option<&std::path::Path>, game: usize) -> [Option<PathBuf>; 2] {
+    Side::BOTH.map(|s| dir.map(|d| d.join(format!("game-{game:04}-{s}.stderr"))))
 }

@@ -2,12 +2,12 @@
 //! game record per line, each flushed as its game ends, so that `--resume`
 //! and `--replay` can read it back after a crash or Ctrl-C.
 
-use crate::record::{GameRecord, Header};
+use crate::files::record::{GameRecord, Header};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Appends records to a games file.
 #[derive(Debug)]
@@ -143,7 +143,7 @@ struct Kind {
 
 /// What a games file of `kind` holds, for messages.
 fn describe(kind: &str) -> &'static str {
-    if kind == crate::record::TournamentHeader::KIND {
+    if kind == crate::files::record::TournamentHeader::KIND {
         "a tournament's"
     } else {
         "a match's"
@@ -168,7 +168,7 @@ fn header_kind(first: &[u8]) -> Result<String, String> {
     }
     let text = std::str::from_utf8(first).map_err(|_| "not a games file of this referee")?;
     let kind: Kind = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let known = [Header::KIND, crate::record::TournamentHeader::KIND];
+    let known = [Header::KIND, crate::files::record::TournamentHeader::KIND];
     if !known.contains(&kind.kind.as_str()) || !text.ends_with('\n') {
         return Err("not a games file of this referee".into());
     }
@@ -224,6 +224,81 @@ pub fn stream<H: DeserializeOwned>(
     kind: &str,
     mut each: impl FnMut(usize, u64, GameRecord) -> Result<(), String>,
 ) -> Result<(H, u64), String> {
+    lines(
+        path,
+        |first| header_of(first, kind),
+        |line: Line<GameRecord>| {
+            let at = line.at();
+            match line.value {
+                Ok(r) if line.complete => {
+                    if r.game == 0 {
+                        return Err(at(&"game 0 (games are numbered from 1)"));
+                    }
+                    each(line.number, line.offset, r)?;
+                    Ok(true)
+                }
+                _ if line.last => Ok(false),
+                Ok(_) => unreachable!("only the last line can lack its end"),
+                Err(e) => Err(at(&e)),
+            }
+        },
+    )
+}
+
+/// A line that records one game: a game record, a game's analysis.
+pub trait GameLine {
+    /// The game's number.
+    fn game(&self) -> usize;
+}
+
+impl GameLine for GameRecord {
+    fn game(&self) -> usize {
+        self.game
+    }
+}
+
+/// One line after the header of a file of game lines (a games file, an
+/// analysis file), as [`lines`] gives it.
+pub struct Line<'a, T> {
+    /// The file.
+    pub path: &'a Path,
+    /// Its line number (the header is line 1).
+    pub number: usize,
+    /// Its offset in bytes: the length of the lines before it.
+    pub offset: u64,
+    /// Its value, or why it is not one.
+    pub value: Result<T, String>,
+    /// Whether it has its line end. Only the last line can lack it: one
+    /// torn by an interrupted write.
+    pub complete: bool,
+    /// Whether it is the file's last line.
+    pub last: bool,
+}
+
+impl<'a, T> Line<'a, T> {
+    /// What names this line in a message: `at(e)` is `FILE:LINE: e`.
+    pub fn at(&self) -> impl Fn(&dyn std::fmt::Display) -> String + 'a {
+        let (path, number) = (self.path, self.number);
+        move |e| format!("{}:{number}: {e}", path.display())
+    }
+}
+
+/// Reads a file of game lines: its first line by `header`, then each line
+/// after it, parsed as JSON, handed to `each` in order until it returns
+/// `Ok(false)` (that line is then not counted). A complete line whose game
+/// was on an earlier line is refused ("recorded twice").
+///
+/// Returns the header and the length in bytes of the lines that were read
+/// and counted (where an append continues: a torn last line is cut).
+///
+/// # Errors
+/// The file cannot be read, `header`'s error for line 1, a game twice, or
+/// `each`'s error as it is.
+pub fn lines<H, T: DeserializeOwned + GameLine>(
+    path: &Path,
+    header: impl FnOnce(&[u8]) -> Result<H, String>,
+    mut each: impl FnMut(Line<T>) -> Result<bool, String>,
+) -> Result<(H, u64), String> {
     let at = |line: usize, e: &dyn std::fmt::Display| format!("{}:{line}: {e}", path.display());
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut reader = BufReader::with_capacity(1 << 16, file);
@@ -233,7 +308,7 @@ pub fn stream<H: DeserializeOwned>(
     };
     let mut current = Vec::new();
     next_line(&mut current, 1)?;
-    let header: H = header_of(&current, kind).map_err(|e| at(1, &e))?;
+    let header = header(&current).map_err(|e| at(1, &e))?;
     let mut valid_len = current.len() as u64;
     let mut seen = std::collections::HashMap::new();
     let mut line = 1;
@@ -242,30 +317,44 @@ pub fn stream<H: DeserializeOwned>(
     while !current.is_empty() {
         line += 1;
         next_line(&mut next, line + 1)?;
-        let last = next.is_empty();
-        let parsed = std::str::from_utf8(&current)
+        let complete = current.ends_with(b"\n");
+        let value = std::str::from_utf8(&current)
             .map_err(|_| "not UTF-8 text".to_string())
-            .and_then(|t| serde_json::from_str::<GameRecord>(t).map_err(|e| e.to_string()));
-        match parsed {
-            Ok(r) if current.ends_with(b"\n") => {
-                if r.game == 0 {
-                    return Err(at(line, &"game 0 (games are numbered from 1)"));
-                }
-                if let Some(before) = seen.insert(r.game, line) {
-                    return Err(at(
-                        line,
-                        &format!("game {} is recorded twice (also on line {before})", r.game),
-                    ));
-                }
-                let offset = valid_len;
-                valid_len += current.len() as u64;
-                each(line, offset, r)?;
+            .and_then(|t| serde_json::from_str::<T>(t).map_err(|e| e.to_string()));
+        if let (Ok(v), true) = (&value, complete) {
+            if let Some(before) = seen.insert(v.game(), line) {
+                return Err(at(
+                    line,
+                    &format!(
+                        "game {} is recorded twice (also on line {before})",
+                        v.game()
+                    ),
+                ));
             }
-            _ if last => break,
-            Ok(_) => unreachable!("only the last line can lack its end"),
-            Err(e) => return Err(at(line, &e)),
         }
+        let length = current.len() as u64;
+        let go_on = each(Line {
+            path,
+            number: line,
+            offset: valid_len,
+            value,
+            complete,
+            last: next.is_empty(),
+        })?;
+        if !go_on {
+            break;
+        }
+        valid_len += length;
         std::mem::swap(&mut current, &mut next);
     }
     Ok((header, valid_len))
+}
+
+/// Whether the games files are a tournament's (by the first one's header;
+/// the others must agree, which reading them checks).
+pub fn is_tournament(files: &[PathBuf]) -> Result<bool, String> {
+    match files.first() {
+        Some(path) => Ok(kind(path)? == crate::files::record::TournamentHeader::KIND),
+        None => Ok(false),
+    }
 }

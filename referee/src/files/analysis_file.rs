@@ -11,12 +11,11 @@
 //!  "positions":52,"ms":812.4}
 //! ```
 
-use crate::analyze::Settings;
-use crate::record::{GameRecord, Header, Shard, Side};
+use crate::files::games_file::{self, GameLine, Line};
+use crate::files::record::{GameRecord, Header, Shard, Side};
+use crate::judge::analyze::Settings;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 /// The header of an analysis file.
@@ -54,7 +53,7 @@ impl AnalysisHeader {
             p2: games.p2.clone(),
             seed: games.seed,
             openings: games.openings.clone(),
-            names: crate::summary::names(games),
+            names: crate::files::record::names(games),
             shard,
         }
     }
@@ -161,56 +160,39 @@ pub struct AnalysisFile {
 /// `FILE:LINE: reason`: not an analysis file, a line that is not a game's
 /// analysis, a game twice, a torn last line unless allowed.
 pub fn read(path: &Path, allow_torn: bool) -> Result<AnalysisFile, String> {
-    let at = |line: usize, e: &dyn std::fmt::Display| format!("{}:{line}: {e}", path.display());
-    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut reader = BufReader::new(file);
-    let mut buf = Vec::new();
-    reader.read_until(b'\n', &mut buf).map_err(|e| at(1, &e))?;
-    let header = header_of(&buf).map_err(|e| at(1, &e))?;
-    let mut valid_len = buf.len() as u64;
     let mut games = BTreeMap::new();
     let mut torn = None;
-    let mut line = 1;
-    loop {
-        buf.clear();
-        line += 1;
-        let n = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| at(line, &e))?;
-        if n == 0 {
-            break;
-        }
-        let parsed = std::str::from_utf8(&buf)
-            .map_err(|_| "not UTF-8 text".to_string())
-            .and_then(|t| serde_json::from_str::<GameAnalysis>(t).map_err(|e| e.to_string()));
-        if !buf.ends_with(b"\n") {
+    let (header, valid_len) = games_file::lines(path, header_of, |line: Line<GameAnalysis>| {
+        let at = line.at();
+        if !line.complete {
             // Only the last line can lack its end: an interrupted write.
             if allow_torn {
-                torn = Some(line);
-                break;
+                torn = Some(line.number);
+                return Ok(false);
             }
             return Err(at(
-                line,
                 &"torn last line (an interrupted `referee analyze`: run it again to finish \
                   the analysis)",
             ));
         }
-        let g = parsed.map_err(|e| at(line, &format!("not a game's analysis: {e}")))?;
-        let game = g.game;
-        if let Some((before, _)) = games.insert(game, (line, g)) {
-            return Err(at(
-                line,
-                &format!("game {game} is recorded twice (also on line {before})"),
-            ));
-        }
-        valid_len += n as u64;
-    }
+        let g = line
+            .value
+            .map_err(|e| at(&format!("not a game's analysis: {e}")))?;
+        games.insert(g.game, (line.number, g));
+        Ok(true)
+    })?;
     Ok(AnalysisFile {
         header,
         games,
         valid_len,
         torn,
     })
+}
+
+impl GameLine for GameAnalysis {
+    fn game(&self) -> usize {
+        self.game
+    }
 }
 
 /// The `kind` of a line.
@@ -241,7 +223,7 @@ fn header_of(first: &[u8]) -> Result<AnalysisHeader, String> {
 /// # Errors
 /// The file cannot be read, or its first line is something else.
 pub fn is_analysis(path: &Path) -> Result<bool, String> {
-    let first = crate::games_file::first_line(path)?;
+    let first = games_file::first_line(path)?;
     if first.is_empty() {
         return Ok(false);
     }
@@ -322,11 +304,11 @@ impl Matcher {
     /// # Errors
     /// As [`merge`], for the files `given`.
     pub fn for_games(files: &[PathBuf], given: &[PathBuf]) -> Result<Option<Matcher>, String> {
-        let header: Header = crate::games_file::header(&files[0], Header::KIND)?;
+        let header: Header = games_file::header(&files[0], Header::KIND)?;
         if !given.is_empty() {
             return Ok(Some(Matcher::new(given.to_vec(), merge(given, &header)?)));
         }
-        let beside = crate::analyze_command::default_output(&files[0], None);
+        let beside = default_output(&files[0], None);
         if !beside.is_file() {
             return Ok(None);
         }
@@ -360,7 +342,7 @@ impl Matcher {
     /// Reads the games once and checks that every analysed game is among
     /// them with the same moves; then the matcher starts afresh.
     fn verify(&mut self, files: &[PathBuf]) -> Result<(), String> {
-        crate::merge::stream(files, |_, _, _, r| {
+        crate::files::merge::stream(files, |_, _, _, r| {
             self.game(&r);
         })?;
         let result = self.unmatched();
@@ -434,10 +416,40 @@ pub fn check_game(
     Ok(())
 }
 
+/// The analysis file's name when `-o` is not given: beside the first games
+/// file, `.jsonl` replaced by `.analysis.jsonl` (`run.jsonl` ->
+/// `run.analysis.jsonl`; a shard's `run.analysis-2-of-4.jsonl`). `referee
+/// report` and `referee summary` look there when `--analysis` is not given.
+pub fn default_output(games: &Path, shard: Option<Shard>) -> PathBuf {
+    let name = games
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let stem = name.strip_suffix(".jsonl").unwrap_or(&name);
+    let suffix = shard.map_or(String::new(), |s| format!("-{}-of-{}", s.index, s.count));
+    games.with_file_name(format!("{stem}.analysis{suffix}.jsonl"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::testing::{header, record};
+    use crate::files::record::testing::{header, record};
+
+    #[test]
+    fn the_default_output_sits_beside_the_games() {
+        let shard = Shard::parse("2/4").unwrap();
+        assert_eq!(
+            default_output(Path::new("runs/a.jsonl"), None),
+            PathBuf::from("runs/a.analysis.jsonl")
+        );
+        assert_eq!(
+            default_output(Path::new("a.jsonl"), Some(shard)),
+            PathBuf::from("a.analysis-2-of-4.jsonl")
+        );
+        assert_eq!(
+            default_output(Path::new("games"), None),
+            PathBuf::from("games.analysis.jsonl")
+        );
+    }
 
     fn scratch(name: &str) -> std::path::PathBuf {
         std::env::temp_dir().join(format!("analysis-file-{}-{name}", std::process::id()))
