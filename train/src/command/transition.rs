@@ -270,7 +270,7 @@ mod tests {
         // A late position of a real game: each move's score is the exact
         // solve of its child, the best the exact solve of the position.
         let game = "f5f6f7f4f3d6e6g3c5g6g4f2e3h5c7e8h6c6c4e7d8d7f8b5b4e2g5h7a5c8b8d3c3b6d2a4a3g7b3h4a6c1e1b2";
-        let t = &game[..2 * 48];
+        let t = &game[..2 * 42];
         let mut solver = Solver::with_table_bits(Deadline::unlimited(), 16);
         let p = solve(&mut solver, t).unwrap();
         let board = Game::from_transcript(t).unwrap().board();
