@@ -16,11 +16,25 @@ pub const DEFAULT_TURN_BUDGET_MS: u64 = 100;
 /// Our hard budget for the first turn: half the 2000 ms limit. The first
 /// turn also pays for start-up (tables, weights decoding).
 pub const FIRST_TURN_BUDGET_MS: u64 = 1000;
+/// The hard budget of a later turn in the transition, from
+/// [`TRANSITION_EMPTIES`]: where the midgame search hands over to the
+/// solver and games are decided. On the transition bench (docs/endgame.md,
+/// "The transition") 135 ms instead of 100 took the loss at 21-23 empties
+/// from 0.93 to 0.43 discs a move, 120 ms to 0.63; under load
+/// (`scripts/stress.sh`) the slowest answer stayed under CodinGame's 150.
+pub const TRANSITION_TURN_BUDGET_MS: u64 = 135;
+/// The empties (before the move) of the transition's later turns.
+pub const TRANSITION_EMPTIES: core::ops::RangeInclusive<u32> = 20..=26;
+
 /// The hard budget (ms) of a later turn with `empties` empty squares
-/// before the move: [`DEFAULT_TURN_BUDGET_MS`] everywhere.
+/// before the move: [`TRANSITION_TURN_BUDGET_MS`] in the transition,
+/// [`DEFAULT_TURN_BUDGET_MS`] elsewhere.
 pub fn turn_budget_ms(empties: u32) -> u64 {
-    let _ = empties;
-    DEFAULT_TURN_BUDGET_MS
+    if TRANSITION_EMPTIES.contains(&empties) {
+        TRANSITION_TURN_BUDGET_MS
+    } else {
+        DEFAULT_TURN_BUDGET_MS
+    }
 }
 /// The soft limit as a fraction of the hard budget: an iteration of
 /// iterative deepening costs several times the previous one, so none is

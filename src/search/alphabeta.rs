@@ -20,21 +20,32 @@ use std::time::Instant;
 /// At most this many empties, the bot solves exactly instead of estimating;
 /// from [`ID_MIN_EMPTIES`](super::endgame::ID_MIN_EMPTIES) up the solve's
 /// selective passes come first, and when the exact solve cannot finish
-/// the widest pass that did is played. Measured in docs/endgame.md
+/// the widest pass that did is played if it is at least
+/// [`MIN_PLAYED_CUT`]. Measured in docs/endgame.md
 /// (`examples/endgame_turns.rs`, warm tables, 90 ms: proven at 17 empties
 /// always, at 18 99%, 19 91%, 20 58%; the rest a pass's move at 19-20,
 /// the midgame search's at 18).
 pub const EXACT_EMPTIES: u32 = 20;
 /// At most this many empties (and more than [`EXACT_EMPTIES`]), the bot
 /// tries a selective search to the end ([`Solver::solve_selective`]) and
-/// plays its move, or that of its widest pass that finished (measured in
-/// docs/endgame.md: at 22 empties 1 of 200 finishes no pass in 90 ms; at
-/// 24, 25 did with the earlier deviations).
+/// plays its move if its last pass finished; else the midgame search
+/// plays. Selective solves at 23 empties as well lost more on the
+/// transition bench than the midgame search there (1.20 discs a move
+/// against 0.60-0.95; docs/endgame.md, "The transition").
 pub const SELECTIVE_EMPTIES: u32 = 22;
-/// The cut threshold of that search, in hundredths of a standard deviation
-/// (with the deviations refitted on real games, 275 keeps its score equal
-/// to the exact one as often as 200 did with the old ones: docs/endgame.md).
-pub const SELECTIVE_CUT: i32 = 275;
+/// The cut threshold of that search, in hundredths of a standard
+/// deviation. On the transition bench (135 ms turns) 200 lost 0.38 discs
+/// a move at 21-23 empties against 0.43 with 275: its last pass finishes
+/// more often in time (at 22 empties, mean 100 against 118 ms), and with
+/// no time limit it lost 0.15 at 22 (275: 0.00, 150: 0.50).
+pub const SELECTIVE_CUT: i32 = 200;
+/// A selective result is played only from this cut up (a proof always
+/// is). The narrower passes (50, 100) that run first to order the moves
+/// are not played when the wider ones do not finish: on the transition
+/// bench at 21 empties the cut-50 pass's moves lost 0.65 discs a move,
+/// the midgame search's 0.15 (docs/endgame.md; the reproducers
+/// are two of them).
+pub const MIN_PLAYED_CUT: i32 = 200;
 /// Share of the move's budget the solve may take before the midgame search
 /// takes over with the rest (a solve that finishes no pass is rare at
 /// these counts, and the midgame search then plays quickly).
@@ -461,7 +472,9 @@ impl AlphaBeta {
         if !start.is_unlimited() {
             *deadline = Deadline::new(Instant::now(), start.remaining());
         }
-        let sol = solution?;
+        // A narrower pass's move is not played: on the transition bench
+        // it lost more than the midgame search's (docs/endgame.md).
+        let sol = solution.filter(|s| s.cut.is_none_or(|c| c >= MIN_PLAYED_CUT))?;
         Some(SearchResult {
             best: sol.best,
             score: match sol.cut {
