@@ -29,14 +29,20 @@ usage:
                              random playouts per second, each kernel (default 1000000)
   othello book [TRANSCRIPT]  the opening book: its size and principal line, or the
                              book move and value of the position after TRANSCRIPT
+  othello transition FILE [--cold] [--list] [OPTIONS]
+                             the bot (with OPTIONS) on each position of a transition
+                             bench as a later turn, judged by the file's exact
+                             scores: mean loss, mistakes and time by empties
+                             (--cold: no warming turn; --list: each position)
   othello --help
 
 options of the bot:
   --strategy NAME   alphabeta (default), minimax, greedy, random, pmc, mcts, nmc
   --depth N         search to a fixed depth N (alphabeta, minimax), with no time
                     limit unless --time-ms is also given
-  --time-ms N       hard budget per move in ms (default 100, first move 1000, both
-                    shortened on a loaded machine; a given N is kept)
+  --time-ms N       hard budget per move in ms (default 100, 135 at 20-26 empties,
+                    first move 1000, all shortened on a loaded machine; a given
+                    N is kept)
   --nodes N         stop after N nodes (reproducible runs)
   --eval NAME       pattern (default, trained), classic, disc, disc-noise (seed 004)
   --full-width      alphabeta: no Multi-ProbCut (with --depth: the evaluation's

@@ -249,6 +249,21 @@ mod tests {
     use othello::eval::EvalKind;
 
     #[test]
+    fn transition_takes_a_file_its_flags_and_the_bots_options() {
+        let Some(Ok(Tool::Transition(t))) = parse(&args("transition b.txt --cold --time-ms 130"))
+        else {
+            panic!("not parsed");
+        };
+        assert_eq!(t.file, "b.txt");
+        assert!(t.cold && !t.list);
+        assert_eq!(t.bot.time_ms, Some(130));
+        let e = parse(&args("transition")).expect("transition").unwrap_err();
+        assert!(e.contains("bench file"), "{e}");
+        let e = parse(&args("transition b.txt --depth 0")).expect("transition").unwrap_err();
+        assert!(e.contains("--depth"), "{e}");
+    }
+
+    #[test]
     fn parses_the_tools_and_leaves_the_rest_to_the_bot() {
         assert_eq!(parse(&args("")), None);
         assert_eq!(parse(&args("--depth 3")), None);
