@@ -179,10 +179,19 @@ mod tests {
         assert_eq!(p.loss(sq("d6")), Some(0));
         assert_eq!(p.loss(sq("a1")), None);
         assert_eq!(p.to_line(), line);
-        let q = parse_line("f5d6c3  d3:+0 c5:+0 e6:+0 f3:+0 b4:+0 c4:+0 e3:+0");
         // After f5 d6 c3 white is to move and was to move after f5.
-        let q = q.unwrap().unwrap();
-        assert_eq!(q.previous, Some(Game::from_transcript("f5").unwrap().board()));
+        let after = Game::from_transcript("f5d6c3").unwrap().board();
+        let scores: String = after
+            .moves()
+            .squares()
+            .map(|m| format!(" {m}:+0"))
+            .collect();
+        let q = parse_line(&format!("f5d6c3 {scores}")).unwrap().unwrap();
+        assert_eq!(q.board, after);
+        assert_eq!(
+            q.previous,
+            Some(Game::from_transcript("f5").unwrap().board())
+        );
     }
 
     #[test]
@@ -199,6 +208,6 @@ mod tests {
         assert!(err("f5 d6:+1 f4:-3").contains("f6 has no score"));
         assert!(err("f5 d6:+99 f4:-3 f6:+0").contains("outside"));
         assert!(err("f5f5 d6:+1").contains("transcript move 2"));
-        assert!(err("f5d 6:+1").contains("odd"));
+        assert!(err("f5d d6:+1").contains("odd"));
     }
 }

@@ -259,7 +259,9 @@ mod tests {
         assert_eq!(t.bot.time_ms, Some(130));
         let e = parse(&args("transition")).expect("transition").unwrap_err();
         assert!(e.contains("bench file"), "{e}");
-        let e = parse(&args("transition b.txt --depth 0")).expect("transition").unwrap_err();
+        let e = parse(&args("transition b.txt --depth 0"))
+            .expect("transition")
+            .unwrap_err();
         assert!(e.contains("--depth"), "{e}");
     }
 

@@ -180,7 +180,10 @@ pub fn table(played: &[Played]) -> String {
     let hi = played.iter().map(|p| p.empties).max().unwrap_or(0);
     let tally = |f: &dyn Fn(u32) -> bool| {
         let mut t = Tally::default();
-        played.iter().filter(|p| f(p.empties)).for_each(|p| t.add(p));
+        played
+            .iter()
+            .filter(|p| f(p.empties))
+            .for_each(|p| t.add(p));
         t
     };
     for e in lo..=hi {

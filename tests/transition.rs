@@ -1,0 +1,96 @@
+//! The transition bench's tool, `othello transition` (docs/endgame.md,
+//! "The transition"), on a committed sample of the bench.
+
+use othello::Square;
+
+/// `othello transition` with `args`: status, stdout, stderr.
+fn tool(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_othello"))
+        .arg("transition")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const SAMPLE: &str = "tests/data/transition-sample.txt";
+
+/// The sample's positions, read by the library.
+fn sample() -> Vec<othello::transition::BenchPosition> {
+    std::fs::read_to_string(SAMPLE)
+        .unwrap()
+        .lines()
+        .filter_map(|l| othello::transition::parse_line(l).unwrap())
+        .collect()
+}
+
+/// An exact solve of every sample position loses nothing; the table
+/// counts them by empties.
+#[test]
+fn the_tool_finds_no_loss_for_an_exact_solve() {
+    let positions = sample();
+    assert_eq!(positions.len(), 4);
+    let (status, out, err) = tool(&[SAMPLE, "--depth", "1", "--exact", "30"]);
+    assert_eq!(status, 0, "{err}");
+    let row = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("20 "))
+        .unwrap();
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(&cols[..5], ["20", "4", "0.00", "0", "0"], "{out}");
+    assert!(out.contains("    all         4      0.00"), "{out}");
+}
+
+/// Each listed move's loss is the file's best score minus the move's.
+#[test]
+fn the_tools_losses_are_the_files() {
+    let positions = sample();
+    let (status, out, err) = tool(&[SAMPLE, "--list", "--strategy", "greedy", "--seed", "3"]);
+    assert_eq!(status, 0, "{err}");
+    let mut total = 0;
+    let listed: Vec<&str> = out.lines().take(positions.len()).collect();
+    for (p, line) in positions.iter().zip(&listed) {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        // `n empties move loss L ms ...`
+        let mv = Square::parse(cols[2]).unwrap();
+        let loss: i32 = cols[4].parse().unwrap();
+        assert_eq!(Some(loss), p.loss(mv), "{line}");
+        assert_eq!(cols[1], p.empties().to_string());
+        total += loss;
+    }
+    let mean = format!("{:.2}", f64::from(total) / positions.len() as f64);
+    let all = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("all"))
+        .unwrap();
+    assert_eq!(all.split_whitespace().nth(2), Some(mean.as_str()), "{out}");
+}
+
+/// A malformed bench names its file and line and plays nothing; a missing
+/// file and a wrong flag are refused.
+#[test]
+fn the_tool_refuses_bad_input() {
+    let dir = std::env::temp_dir().join(format!("othello-transition-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.txt");
+    let good = std::fs::read_to_string(SAMPLE).unwrap();
+    std::fs::write(&bad, format!("{good}f5 d6:+1 f4:-3\n")).unwrap();
+    let (status, out, err) = tool(&[bad.to_str().unwrap()]);
+    assert_eq!(status, 2);
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("bad.txt: line 6: the legal move f6 has no score"),
+        "{err}"
+    );
+    let (status, _, err) = tool(&[dir.join("none.txt").to_str().unwrap()]);
+    assert_eq!(status, 2);
+    assert!(err.contains("none.txt"), "{err}");
+    let (status, _, err) = tool(&[SAMPLE, "--bogus"]);
+    assert_eq!(status, 2);
+    assert!(err.contains("--bogus"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
