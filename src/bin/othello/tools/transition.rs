@@ -3,8 +3,9 @@
 //! bench"), each judged by the file's exact scores.
 //!
 //! Each position is played as a later turn of a game would be: the
-//! pattern tables built beforehand, a new search whose tables are first
-//! warmed by the bot's previous turn of the same game (the last earlier
+//! pattern tables built beforehand, one search kept for the whole run (as
+//! the bot keeps one for a game), its tables first warmed by the bot's
+//! previous turn of the same game (the last earlier
 //! position with the same side to move, searched under the same rules;
 //! `--cold` leaves that out), then the position under the later-turn
 //! budget (`time::turn_budget_ms`, or `--time-ms`). The book is not
@@ -91,14 +92,15 @@ pub struct Played {
 
 /// Plays the bot of `options` on `position` as a later turn: the search's
 /// result and the move's loss.
-pub fn play(options: &TransitionOptions, position: &BenchPosition) -> (SearchResult, Played) {
-    let config = options.bot.config();
-    let mut strategy = search::create(&options.bot.strategy, &config)
-        .expect("the command line accepts known strategies only");
+pub fn play(
+    options: &TransitionOptions,
+    strategy: &mut dyn Strategy,
+    position: &BenchPosition,
+) -> (SearchResult, Played) {
     if let Some(previous) = position.previous.filter(|_| !options.cold) {
-        turn(&options.bot, strategy.as_mut(), &previous);
+        turn(&options.bot, strategy, &previous);
     }
-    let result = turn(&options.bot, strategy.as_mut(), &position.board);
+    let result = turn(&options.bot, strategy, &position.board);
     let loss = position
         .loss(result.best)
         .expect("a search chooses among the legal moves");
@@ -230,10 +232,18 @@ pub fn run(options: &TransitionOptions) -> std::process::ExitCode {
     };
     // As on the bot's first turn: the tables exist before any turn is timed.
     let _ = othello::eval::Evaluator::new(options.bot.eval, options.bot.seed()).pattern_tables();
+    // One search for the whole bench, as the bot keeps one for a game:
+    // its tables' memory is in use, as it is from a game's second turn on
+    // (a new search per position ran some positions slower by the page
+    // faults of its new tables: 0.40-0.80 discs a move at 22 empties by
+    // the file's order alone). Their entries of other positions never
+    // match (they hold the whole position).
+    let mut strategy = search::create(&options.bot.strategy, &options.bot.config())
+        .expect("the command line accepts known strategies only");
     let mut played = Vec::new();
     let mut stdout = std::io::stdout();
     for (n, position) in positions.iter().enumerate() {
-        let (result, p) = play(options, position);
+        let (result, p) = play(options, strategy.as_mut(), position);
         if options.list {
             use std::io::Write as _;
             let _ = writeln!(
