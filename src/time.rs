@@ -19,9 +19,11 @@ pub const FIRST_TURN_BUDGET_MS: u64 = 1000;
 /// The hard budget of a later turn in the transition, from
 /// [`TRANSITION_EMPTIES`]: where the midgame search hands over to the
 /// solver and games are decided. On the transition bench (docs/endgame.md,
-/// "The transition") 135 ms instead of 100 took the loss at 21-23 empties
-/// from 0.93 to 0.43 discs a move, 120 ms to 0.63; under load
-/// (`scripts/stress.sh`) the slowest answer stayed under CodinGame's 150.
+/// "The transition") 135 ms instead of 100, with the solve's rules of
+/// that page, took the loss at 21-23 empties from 0.83 to 0.45-0.47 discs
+/// a move (120 ms did less); at 24-26 it bought nothing measurable. Under
+/// load (`scripts/stress.sh`, 2-16 burners) the slowest answer was
+/// 139.4 ms, no timeout.
 pub const TRANSITION_TURN_BUDGET_MS: u64 = 135;
 /// The empties (before the move) of the transition's later turns.
 pub const TRANSITION_EMPTIES: core::ops::RangeInclusive<u32> = 20..=26;

@@ -42,9 +42,9 @@ pub const SELECTIVE_CUT: i32 = 200;
 /// A selective result is played only from this cut up (a proof always
 /// is). The narrower passes (50, 100) that run first to order the moves
 /// are not played when the wider ones do not finish: on the transition
-/// bench at 21 empties the cut-50 pass's moves lost 0.65 discs a move,
-/// the midgame search's 0.15 (docs/endgame.md; the issue's reproducers
-/// are two of them).
+/// bench at 21 empties main lost 0.65 discs a move with them played, 0.15
+/// with the midgame search answering instead (docs/endgame.md, "The
+/// transition"; the issue's two reproducers were such moves).
 pub const MIN_PLAYED_CUT: i32 = 200;
 /// Share of the move's budget the solve may take before the midgame search
 /// takes over with the rest (a solve that finishes no pass is rare at
