@@ -68,7 +68,10 @@ pub fn transcripts(file: &Path, text: &str) -> Result<Vec<String>, String> {
 /// The candidate positions of `games`: by empties in `range`, each
 /// position once (the first game to reach it), where the side to move
 /// has at least two moves (one move is no choice).
-pub fn candidates(games: &[String], range: (u32, u32)) -> Result<BTreeMap<u32, Vec<String>>, String> {
+pub fn candidates(
+    games: &[String],
+    range: (u32, u32),
+) -> Result<BTreeMap<u32, Vec<String>>, String> {
     let mut seen = HashSet::new();
     let mut by_empties: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     for (g, transcript) in games.iter().enumerate() {
@@ -76,9 +79,7 @@ pub fn candidates(games: &[String], range: (u32, u32)) -> Result<BTreeMap<u32, V
         for k in 0..=transcript.len() / 2 {
             let board = game.board();
             let e = board.empty_count();
-            if (range.0..=range.1).contains(&e)
-                && board.moves().count() >= 2
-                && seen.insert(board)
+            if (range.0..=range.1).contains(&e) && board.moves().count() >= 2 && seen.insert(board)
             {
                 by_empties
                     .entry(e)
@@ -216,7 +217,11 @@ pub fn run(o: &Options) -> Result<(), String> {
     for p in &all {
         *counts.entry(p.empties()).or_default() += 1;
     }
-    let counts: Vec<String> = counts.iter().rev().map(|(e, n)| format!("{n} at {e}")).collect();
+    let counts: Vec<String> = counts
+        .iter()
+        .rev()
+        .map(|(e, n)| format!("{n} at {e}"))
+        .collect();
     let mut text = format!(
         "# The transition bench (docs/endgame.md, \"The transition bench\"): {} positions ({}),\n\
          # every legal move solved exactly (score for the side to move). Made by `train transition`.\n",
