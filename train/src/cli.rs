@@ -147,6 +147,13 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         };
         let eval =
             |v: &str| EvalKind::parse(v).ok_or_else(|| format!("{flag}: unknown evaluation {v:?}"));
+        // `A-B` with A <= B <= 60 (plies or empties).
+        let range = |v: &str| {
+            v.split_once('-')
+                .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+                .filter(|&(a, b): &(u32, u32)| a <= b && b <= 60)
+                .ok_or_else(|| format!("{flag}: expected A-B with A <= B <= 60, found {v:?}"))
+        };
         match flag.as_str() {
             "--games" => {
                 o.gen.games = num(value)? as u32;
@@ -245,13 +252,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                     .collect()
             }
             "--plies" => {
-                o.corpus.random_plies = value
-                    .split_once('-')
-                    .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
-                    .filter(|&(a, b): &(u32, u32)| a <= b && b <= 60)
-                    .ok_or_else(|| {
-                        format!("--plies: expected A-B with A <= B <= 60, found {value:?}")
-                    })?;
+                o.corpus.random_plies = range(value)?;
                 o.gen.random_plies = o.corpus.random_plies;
             }
             "--shard" => {
@@ -273,15 +274,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
             "--export-chunks" => o.book.export_chunks = num(value)? as usize,
             "--from" => o.transition.from = value.split(',').map(PathBuf::from).collect(),
             "--per-empties" => o.transition.per_empties = num(value)?.max(1) as usize,
-            "--empties" => {
-                o.transition.empties = value
-                    .split_once('-')
-                    .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
-                    .filter(|&(a, b): &(u32, u32)| a <= b && b <= 60)
-                    .ok_or_else(|| {
-                        format!("--empties: expected A-B with A <= B <= 60, found {value:?}")
-                    })?;
-            }
+            "--empties" => o.transition.empties = range(value)?,
             "--count" => o.openings.count = num(value)? as usize,
             "--within" => o.openings.within = float(value)?,
             "--positions" => o.positions = num(value)?.max(1) as usize,
@@ -389,6 +382,7 @@ mod tests {
             ("corpus --plies 9-8", "--plies"),
             ("corpus --plies 8", "--plies"),
             ("corpus --plies 2-61", "--plies"),
+            ("transition --empties 26-20", "--empties"),
         ] {
             let e = parse(&args(bad))
                 .err()

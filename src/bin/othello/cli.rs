@@ -6,7 +6,10 @@
 use othello::eval::EvalKind;
 #[cfg(not(cargo_equip))]
 use othello::search::NMC_MAX_LEVEL;
-use othello::search::{self, DEFAULT_STRATEGY, MCTS_DEFAULT_C, NMC_DEFAULT_LEVEL, STRATEGY_NAMES};
+use othello::search::{
+    self, Limits, DEFAULT_STRATEGY, MCTS_DEFAULT_C, NMC_DEFAULT_LEVEL, STRATEGY_NAMES,
+};
+use othello::time::Deadline;
 
 /// The usage text printed by `--help` and after an argument error.
 #[cfg(not(cargo_equip))]
@@ -130,6 +133,22 @@ impl BotOptions {
                 .and_then(|s| s.trim().parse().ok())
                 .unwrap_or(0)
         })
+    }
+
+    /// The limits of a turn that started at `start` with a hard budget of
+    /// `budget_ms`: a fixed depth is searched in full unless a time is
+    /// also given.
+    pub fn limits(&self, start: std::time::Instant, budget_ms: u64) -> Limits {
+        let deadline = if self.depth.is_some() && self.time_ms.is_none() {
+            Deadline::unlimited()
+        } else {
+            Deadline::new(start, std::time::Duration::from_millis(budget_ms))
+        };
+        Limits {
+            deadline,
+            depth: self.depth,
+            nodes: self.nodes,
+        }
     }
 
     /// The settings of the strategy these options build.

@@ -27,8 +27,8 @@ use input::CheckedLines;
 use othello::book::Book;
 use othello::protocol::{self, Lines};
 use othello::rng::Rng;
-use othello::search::{self, Limits, Score, SearchResult};
-use othello::time::{turn_budget_ms, Deadline, LagGuard, FIRST_TURN_BUDGET_MS};
+use othello::search::{self, Score, SearchResult};
+use othello::time::{turn_budget_ms, LagGuard, FIRST_TURN_BUDGET_MS};
 use othello::Bitboard;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
@@ -120,17 +120,7 @@ fn run_bot(options: &BotOptions) -> ExitCode {
             })
         });
         first_turn = false;
-        // A fixed depth is searched in full unless a time is also given.
-        let deadline = if options.depth.is_some() && options.time_ms.is_none() {
-            Deadline::unlimited()
-        } else {
-            Deadline::new(start, Duration::from_millis(budget_ms))
-        };
-        let limits = Limits {
-            deadline,
-            depth: options.depth,
-            nodes: options.nodes,
-        };
+        let limits = options.limits(start, budget_ms);
         if let Some(warning) = turn.consistency_warning() {
             eprintln!("othello: {warning}");
         }

@@ -13,8 +13,8 @@
 
 use crate::cli::{self, BotOptions, Command};
 use othello::board::Board;
-use othello::search::{self, Limits, SearchResult, Strategy};
-use othello::time::{turn_budget_ms, Deadline};
+use othello::search::{self, SearchResult, Strategy};
+use othello::time::turn_budget_ms;
 use othello::transition::{self, BenchPosition};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -118,16 +118,7 @@ fn turn(bot: &BotOptions, strategy: &mut dyn Strategy, board: &Board) -> SearchR
     let budget = bot
         .time_ms
         .unwrap_or_else(|| turn_budget_ms(board.empty_count()));
-    let deadline = if bot.depth.is_some() && bot.time_ms.is_none() {
-        Deadline::unlimited()
-    } else {
-        Deadline::new(start, Duration::from_millis(budget))
-    };
-    let limits = Limits {
-        deadline,
-        depth: bot.depth,
-        nodes: bot.nodes,
-    };
+    let limits = bot.limits(start, budget);
     let mut result = strategy.choose(board, board.moves(), &limits);
     result.elapsed = start.elapsed();
     result
