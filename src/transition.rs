@@ -13,7 +13,7 @@
 //! The moves may come in any order but must be exactly the legal ones,
 //! each once. Blank lines and lines starting with `#` are comments.
 
-use crate::board::Board;
+use crate::board::{Board, Move};
 use crate::game::{Color, Game};
 use crate::square::Square;
 
@@ -42,24 +42,23 @@ impl BenchPosition {
     /// An unplayable transcript, a finished game, or scores that are not
     /// exactly one per legal move.
     pub fn new(transcript: &str, scores: Vec<(Square, i32)>) -> Result<BenchPosition, String> {
-        let mut game = Game::new();
-        let bytes = transcript.as_bytes();
-        if !bytes.len().is_multiple_of(2) {
-            return Err("the transcript has an odd number of characters".into());
-        }
-        for (i, pair) in bytes.chunks(2).enumerate() {
-            let word = std::str::from_utf8(pair).unwrap_or("??");
-            let sq = Square::parse(word)
-                .map_err(|e| format!("transcript move {}: {word:?}: {e}", i + 1))?;
-            game.play(sq)
-                .map_err(|e| format!("transcript move {}: {e}", i + 1))?;
-        }
+        let game = Game::from_transcript(transcript).map_err(|e| format!("transcript {e}"))?;
         if game.is_over() {
             return Err("the game is over after the transcript".into());
         }
         let board = game.board();
         let to_move = game.to_move();
-        let previous = previous_turn(transcript, to_move);
+        // The bot's previous turn: the last earlier position with the same
+        // side to move (two plies back, or one when the other side passed).
+        let mut previous = None;
+        let (mut before, mut side) = (Board::start(), Color::Black);
+        for &mv in game.history() {
+            if side == to_move && mv != Move::Pass {
+                previous = Some(before);
+            }
+            before = before.apply(mv);
+            side = side.other();
+        }
         let legal = board.moves();
         let mut seen = 0u64;
         for &(sq, score) in &scores {
@@ -114,21 +113,6 @@ impl BenchPosition {
     }
 }
 
-/// The last position before the end of `transcript` with `side` to move.
-fn previous_turn(transcript: &str, side: Color) -> Option<Board> {
-    let mut game = Game::new();
-    let mut last = None;
-    let moves = transcript.len() / 2;
-    for k in 0..moves {
-        if game.to_move() == side {
-            last = Some(game.board());
-        }
-        let sq = Square::parse(&transcript[2 * k..2 * k + 2]).ok()?;
-        game.play(sq).ok()?;
-    }
-    last
-}
-
 /// Parses one line: `Ok(None)` for a blank or comment line.
 ///
 /// # Errors
@@ -156,6 +140,28 @@ pub fn parse_line(line: &str) -> Result<Option<BenchPosition>, String> {
         return Err("no scored moves after the transcript".into());
     }
     BenchPosition::new(transcript, scores).map(Some)
+}
+
+/// Parses a whole bench: its positions, or every malformed line as
+/// `line L: what is wrong`.
+///
+/// # Errors
+/// The malformed lines, all of them.
+pub fn parse(text: &str) -> Result<Vec<BenchPosition>, Vec<String>> {
+    let mut positions = Vec::new();
+    let mut errors = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        match parse_line(line) {
+            Ok(Some(p)) => positions.push(p),
+            Ok(None) => {}
+            Err(e) => errors.push(format!("line {}: {e}", i + 1)),
+        }
+    }
+    if errors.is_empty() {
+        Ok(positions)
+    } else {
+        Err(errors)
+    }
 }
 
 #[cfg(test)]
@@ -208,6 +214,10 @@ mod tests {
         assert!(err("f5 d6:+1 f4:-3").contains("f6 has no score"));
         assert!(err("f5 d6:+99 f4:-3 f6:+0").contains("outside"));
         assert!(err("f5f5 d6:+1").contains("transcript move 2"));
+        let errors = parse("f5 d6:+1 f4:-3 f6:+0\n\nf5 d6:+1\n# c\nf5 x\n").unwrap_err();
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors[0].starts_with("line 3: ") && errors[1].starts_with("line 5: "));
+        assert_eq!(parse("f5 d6:+1 f4:-3 f6:+0\n").unwrap().len(), 1);
         assert!(err("f5d d6:+1").contains("odd"));
     }
 }

@@ -21,11 +21,7 @@ const SAMPLE: &str = "tests/data/transition-sample.txt";
 
 /// The sample's positions, read by the library.
 fn sample() -> Vec<othello::transition::BenchPosition> {
-    std::fs::read_to_string(SAMPLE)
-        .unwrap()
-        .lines()
-        .filter_map(|l| othello::transition::parse_line(l).unwrap())
-        .collect()
+    othello::transition::parse(&std::fs::read_to_string(SAMPLE).unwrap()).unwrap()
 }
 
 /// An exact solve of every sample position loses nothing; the table

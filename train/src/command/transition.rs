@@ -146,17 +146,14 @@ pub fn run(o: &Options) -> Result<(), String> {
     let mut done: BTreeMap<String, BenchPosition> = BTreeMap::new();
     let mut earlier: Vec<String> = Vec::new();
     if let Ok(text) = std::fs::read_to_string(&out) {
-        for (i, line) in text.lines().enumerate() {
-            match transition::parse_line(line) {
-                Ok(Some(p)) => {
-                    if !drawn.contains(&p.transcript) && !done.contains_key(&p.transcript) {
-                        earlier.push(p.transcript.clone());
-                    }
-                    done.insert(p.transcript.clone(), p);
-                }
-                Ok(None) => {}
-                Err(e) => return Err(format!("{}: line {}: {e}", out.display(), i + 1)),
+        let positions = transition::parse(&text)
+            .map_err(|errors| format!("{}: {}", out.display(), errors[0]))?;
+        let drawn: HashSet<&String> = drawn.iter().collect();
+        for p in positions {
+            if !drawn.contains(&p.transcript) && !done.contains_key(&p.transcript) {
+                earlier.push(p.transcript.clone());
             }
+            done.insert(p.transcript.clone(), p);
         }
     }
     let todo: Vec<&String> = drawn.iter().filter(|t| !done.contains_key(*t)).collect();

@@ -60,25 +60,6 @@ pub fn parse<'a>(mut it: impl Iterator<Item = &'a String>) -> Result<TransitionO
     })
 }
 
-/// The bench's positions, or every malformed line named
-/// (`FILE: line L: what`).
-pub fn read(file: &str, text: &str) -> Result<Vec<BenchPosition>, Vec<String>> {
-    let mut positions = Vec::new();
-    let mut errors = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        match transition::parse_line(line) {
-            Ok(Some(p)) => positions.push(p),
-            Ok(None) => {}
-            Err(e) => errors.push(format!("{file}: line {}: {e}", i + 1)),
-        }
-    }
-    if errors.is_empty() {
-        Ok(positions)
-    } else {
-        Err(errors)
-    }
-}
-
 /// One position played: its empties, the move's loss, the time taken.
 #[derive(Clone, Copy, Debug)]
 pub struct Played {
@@ -206,7 +187,8 @@ pub fn run(options: &TransitionOptions) -> std::process::ExitCode {
     let file = &options.file;
     let positions = match std::fs::read_to_string(file) {
         Err(e) => Err(vec![format!("{file}: {e}")]),
-        Ok(text) => read(file, &text),
+        Ok(text) => transition::parse(&text)
+            .map_err(|errors| errors.iter().map(|e| format!("{file}: {e}")).collect()),
     };
     let positions = match positions {
         Ok(p) if p.is_empty() => Err(vec![format!("{file}: no positions")]),
