@@ -29,7 +29,9 @@ pub fn message(r: &SearchResult) -> String {
         Score::Estimate(s) => format!("d{d} {s:+.0}"),
         Score::Selective(s) => format!("s{d} {s:+.0}"),
         Score::Exact(s) => format!("e{d} ={s:+}"),
-        Score::Probable(s) => format!("e{d} ~{s:+}"),
+        Score::Probable { score, cut } => {
+            format!("e{d}~{} {score:+}", crate::search::endgame::confidence(cut))
+        }
         Score::WinRate(w) => return format!("{}p {:.0}%", compact(r.nodes), w * 100.0),
         Score::Flips(n) => format!("f{n}"),
         Score::Book(v) => return format!("book {v:+}"),
@@ -392,8 +394,22 @@ mod tests {
             (Score::Selective(3.4), 9, 7, "s9 +3 7ms"),
             (Score::Exact(18), 14, 60, "e14 =+18 60"),
             (Score::Exact(-64), 20, 1999, "e20 =-64 199"),
-            (Score::Probable(6), 19, 40, "e19 ~+6 40ms"),
-            (Score::Probable(-12), 19, 56, "e19 ~-12 56"),
+            (
+                Score::Probable { score: 6, cut: 200 },
+                19,
+                40,
+                "e19~95 +6 40",
+            ),
+            (
+                Score::Probable {
+                    score: -12,
+                    cut: 110,
+                },
+                22,
+                5,
+                "e22~73 -12 5",
+            ),
+            (Score::Probable { score: 1, cut: 260 }, 9, 5, "e9~99 +1 5ms"),
             (Score::WinRate(0.55), 0, 100, "12kp 55%"),
             (Score::None, 0, 7, "7ms"),
             (Score::Flips(3), 0, 2, "f3 2ms"),

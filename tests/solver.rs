@@ -392,7 +392,11 @@ fn the_bot_solves_selectively_above_the_exact_solves() {
         let mut bot = AlphaBeta::new(Evaluator::new(EvalKind::Pattern, 0));
         let r = bot.choose(&board, board.moves(), &Limits::time(Deadline::unlimited()));
         let truth = exact.solve_board(&board, false).unwrap().1;
-        assert_eq!(r.score, Score::Probable(truth), "after {sq}");
+        assert!(
+            matches!(r.score, Score::Probable { score, .. } if score == truth),
+            "after {sq}: {:?} against {truth}",
+            r.score
+        );
         assert!(board.is_legal(r.best));
     }
 }

@@ -107,6 +107,25 @@ impl AlphaBeta {
         }
     }
 
+    /// The searcher `--strategy alphabeta` builds from `config` (its
+    /// evaluation, Multi-ProbCut on or off, `--exact`).
+    pub fn from_config(config: &super::Config) -> AlphaBeta {
+        let mut search = AlphaBeta::new(crate::eval::Evaluator::new(config.eval, config.seed));
+        search.set_selective(config.selective);
+        if let Some(n) = config.exact {
+            search.set_exact_empties(n);
+            search.set_fixed_depth_solves(true);
+        }
+        search
+    }
+
+    /// The solver the search hands over to near the end (made on first
+    /// use and kept, with its table, from one move to the next).
+    pub fn solver(&mut self) -> &mut Solver {
+        self.solver
+            .get_or_insert_with(|| Solver::new(Deadline::unlimited()))
+    }
+
     /// Changes the number of empties from which on the search solves exactly
     /// (0 turns the solver off).
     pub fn set_exact_empties(&mut self, empties: u32) {
@@ -459,9 +478,7 @@ impl AlphaBeta {
         }
         let cut = (empties > self.exact_empties).then_some(SELECTIVE_CUT);
         let start = *deadline;
-        let solver = self
-            .solver
-            .get_or_insert_with(|| Solver::new(Deadline::unlimited()));
+        let solver = self.solver();
         solver.set_deadline(if start.is_unlimited() {
             start
         } else {
@@ -479,7 +496,10 @@ impl AlphaBeta {
             best: sol.best,
             score: match sol.cut {
                 None => Score::Exact(sol.score),
-                Some(_) => Score::Probable(sol.score),
+                Some(cut) => Score::Probable {
+                    score: sol.score,
+                    cut,
+                },
             },
             depth: empties,
             nodes: sol.nodes,

@@ -112,9 +112,15 @@ pub enum Score {
     /// The exact final disc difference under perfect play.
     Exact(i32),
     /// The final disc difference found by a selective search to the end
-    /// (probcut): probable, not proven. Shown as `e<N> ~+6`, against
-    /// `e<N> =+6` for a proof.
-    Probable(i32),
+    /// (probcut): probable, not proven. Shown as `e<N>~95 +6` (the pass's
+    /// confidence in percent, [`endgame::confidence`]), against `e<N> =+6`
+    /// for a proof.
+    Probable {
+        /// The score.
+        score: i32,
+        /// The pass's cut, in hundredths of a standard deviation.
+        cut: i32,
+    },
     /// A win rate in 0..1 from playouts.
     WinRate(f64),
     /// Flipped discs (greedy).
@@ -197,15 +203,7 @@ pub fn create(name: &str, config: &Config) -> Option<Box<dyn Strategy>> {
     use crate::eval::Evaluator;
     let eval = Evaluator::new(config.eval, config.seed);
     Some(match name {
-        "alphabeta" => {
-            let mut search = alphabeta::AlphaBeta::new(eval);
-            search.set_selective(config.selective);
-            if let Some(n) = config.exact {
-                search.set_exact_empties(n);
-                search.set_fixed_depth_solves(true);
-            }
-            Box::new(search)
-        }
+        "alphabeta" => Box::new(alphabeta::AlphaBeta::from_config(config)),
         #[cfg(not(cargo_equip))]
         "minimax" => Box::new(minimax::Minimax::new(eval)),
         #[cfg(not(cargo_equip))]

@@ -481,7 +481,7 @@ pub fn search(board: &Board, moves: u64, config: &BookConfig) -> Record {
     let result = ab.choose(board, Bitboard(moves), &Limits::depth(depth));
     let score = match result.score {
         Score::Selective(s) | Score::Estimate(s) => (s * f64::from(SCALE)).round() as i32,
-        Score::Exact(s) | Score::Probable(s) => s * SCALE,
+        Score::Exact(s) | Score::Probable { score: s, .. } => s * SCALE,
         other => panic!("alphabeta gave {other:?}"),
     };
     Record {

@@ -245,6 +245,14 @@ impl Solver {
         if let Some(cut) = self.probcut {
             if n >= PROBCUT_MIN_EMPTIES {
                 if let Some(bound) = probcut_bound(p, o, alpha, beta, n, cut) {
+                    if let Some(cuts) = &mut self.cuts {
+                        cuts.push(Cut {
+                            player: p,
+                            opponent: o,
+                            bound,
+                            high: bound >= beta,
+                        });
+                    }
                     return bound;
                 }
             }

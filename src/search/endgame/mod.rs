@@ -39,6 +39,7 @@ use crate::eval::SCALE;
 use crate::kernels;
 use crate::square::Square;
 use crate::time::{Deadline, NODES_PER_CLOCK_CHECK};
+use std::time::{Duration, Instant};
 
 mod deep;
 mod last;
@@ -113,7 +114,7 @@ pub const SELECTIVE_ID_MIN_EMPTIES: u32 = 16;
 /// selective passes. FFO #40-#49, CPU s: none 121.9 (before the passes),
 /// [150] 47.7, [100] 41.2, [100, 200] 38.7, [50, 100, 150, 250] 38.9,
 /// [50, 100, 200] 34.8, [25, 50, 100, 200] 34.8 (docs/endgame.md).
-const ID_CUTS: &[i32] = &[50, 100, 200];
+pub const ID_CUTS: &[i32] = &[50, 100, 200];
 /// The final score of a finished game for `p`: disc difference with the
 /// empties given to the winner.
 #[inline(always)]
@@ -184,6 +185,41 @@ pub struct Solution {
     pub cut: Option<i32>,
 }
 
+/// One finished pass of a solve (a selective search to the end, or the
+/// exact one), as [`Solver::passes`] lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pass {
+    /// The pass's cut (hundredths of a standard deviation), `None` for
+    /// the exact search.
+    pub cut: Option<i32>,
+    /// Its best move.
+    pub best: Square,
+    /// Its score.
+    pub score: i32,
+    /// Nodes of the solve up to the end of this pass.
+    pub nodes: u64,
+    /// Time from the solve's start to the end of this pass.
+    pub elapsed: Duration,
+}
+
+/// One cut a selective search made: at the position `(player, opponent)`
+/// (side to move first), the shallow search said the score is at least
+/// `bound` (`high`) or at most `bound` (not `high`), and the node returned
+/// `bound` unsearched. An exact solve of the position confirms it or not
+/// (`train probcut --check`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cut {
+    /// The side to move's discs.
+    pub player: u64,
+    /// The other side's discs.
+    pub opponent: u64,
+    /// The bound the node returned.
+    pub bound: i32,
+    /// Whether it claimed the score at least `bound` (a fail high), else
+    /// at most.
+    pub high: bool,
+}
+
 /// An endgame solver with its node count, deadline and table. Keep it
 /// between solves: the table's proven bounds stay valid.
 #[derive(Debug)]
@@ -200,6 +236,12 @@ pub struct Solver {
     /// The cut threshold of a selective solve, in hundredths of a standard
     /// deviation; `None` for an exact one.
     probcut: Option<i32>,
+    /// The passes the last solve finished, in order.
+    passes: Vec<Pass>,
+    /// When the last solve began.
+    started: Instant,
+    /// Where the selective searches' cuts are recorded, if anywhere.
+    cuts: Option<Vec<Cut>>,
 }
 
 impl Solver {
@@ -221,6 +263,9 @@ impl Solver {
             techniques: Techniques::default(),
             isa: Isa::detect(),
             probcut: None,
+            passes: Vec::new(),
+            started: Instant::now(),
+            cuts: None,
         }
     }
 
@@ -248,6 +293,22 @@ impl Solver {
     /// Nodes visited by the last solve.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Starts (`true`) or stops recording the selective searches' cuts.
+    pub fn record_cuts(&mut self, on: bool) {
+        self.cuts = on.then(Vec::new);
+    }
+
+    /// The cuts recorded since the last call (none when not recording).
+    pub fn take_cuts(&mut self) -> Vec<Cut> {
+        self.cuts.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// The passes the last solve finished, in order (its selective passes,
+    /// then the exact search if it finished).
+    pub fn passes(&self) -> &[Pass] {
+        &self.passes
     }
 
     /// Solves `board` choosing among `moves` (non-empty, legal). With
@@ -289,7 +350,6 @@ impl Solver {
         wld: bool,
         cut: Option<i32>,
     ) -> Option<Solution> {
-        self.begin();
         let narrower = match cut {
             Some(_) => board.empty_count() >= SELECTIVE_ID_MIN_EMPTIES,
             None => self.techniques.iterative && board.empty_count() >= ID_MIN_EMPTIES,
@@ -304,11 +364,35 @@ impl Solver {
             );
         }
         passes.push(cut);
+        self.run_passes(board, moves, wld, &passes)
+    }
+
+    /// Runs the searches of `passes` in turn (each a cut, `None` for the
+    /// exact search) until one does not finish before the deadline: the
+    /// last one that finished, its `cut` saying which; `None` if none did.
+    /// [`Solver::passes`] lists them all afterwards.
+    pub fn run_passes(
+        &mut self,
+        board: &Board,
+        moves: Bitboard,
+        wld: bool,
+        passes: &[Option<i32>],
+    ) -> Option<Solution> {
+        self.begin();
         let mut finished = None;
-        for t in passes {
+        for &t in passes {
             self.probcut = t;
             match self.root(board, moves, wld) {
-                Some(s) => finished = Some(s),
+                Some(s) => {
+                    self.passes.push(Pass {
+                        cut: t,
+                        best: s.best,
+                        score: s.score,
+                        nodes: self.nodes,
+                        elapsed: self.started.elapsed(),
+                    });
+                    finished = Some(s);
+                }
                 None => break,
             }
         }
@@ -321,6 +405,8 @@ impl Solver {
 
     /// Starts a solve: the node count, the clock and a new date.
     fn begin(&mut self) {
+        self.started = Instant::now();
+        self.passes.clear();
         self.nodes = 0;
         self.next_check = NODES_PER_CLOCK_CHECK;
         self.aborted = false;
@@ -353,6 +439,43 @@ impl Solver {
     }
 }
 
+/// The confidence of a selective pass at `cut` (hundredths of a standard
+/// deviation), in percent: the share of a normal distribution within `cut`
+/// deviations of its mean, rounded (110: 73, 150: 87, 200: 95, 233: 98).
+/// A calibrated cut is wrong on the far side only, so each of the pass's
+/// cut decisions should hold at least this often (`train probcut --check`
+/// measures it).
+pub fn confidence(cut: i32) -> u32 {
+    (normal_within(cut) * 100.0).round() as u32
+}
+
+/// The share of a normal distribution within `cut`/100 standard
+/// deviations of its mean ([`confidence`] unrounded, as a fraction).
+pub fn normal_within(cut: i32) -> f64 {
+    // erf by Abramowitz and Stegun 7.1.26 (error under 1.5e-7).
+    let x = f64::from(cut.max(0)) / 100.0 / core::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    1.0 - poly * (-x * x).exp()
+}
+
+/// The value of `board` by the evaluated search of `depth` plies that a
+/// selective solve's probcut runs (pattern evaluation at the leaves, exact
+/// scores where the game ends), with a full window, in 1/[`SCALE`] discs:
+/// what `train probcut` fits the cut's deviations on.
+pub fn shallow_value(board: &Board, depth: u32) -> i32 {
+    probcut::eval_search(
+        board.player,
+        board.opponent,
+        depth,
+        -INF * SCALE,
+        INF * SCALE,
+    )
+}
+
 /// The fail-soft bookkeeping of a move's `score`: raises `best` and
 /// `alpha`; true when the score reaches `beta` (a cut).
 #[inline(always)]
@@ -365,4 +488,26 @@ fn raise(best: &mut i32, alpha: &mut i32, score: i32, beta: i32) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::confidence;
+
+    #[test]
+    fn confidences_are_the_normal_shares_within_the_cut() {
+        let table = [
+            (0, 0),
+            (110, 73),
+            (150, 87),
+            (200, 95),
+            (233, 98),
+            (260, 99),
+        ];
+        for (cut, percent) in table {
+            assert_eq!(confidence(cut), percent, "cut {cut}");
+        }
+        assert_eq!(confidence(MAX), 100);
+        const MAX: i32 = super::MAX_CUT;
+    }
 }

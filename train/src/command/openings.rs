@@ -184,7 +184,7 @@ fn score_all(games: &[Game], threads: usize, depth: u32) -> Vec<f64> {
                 let r = ab.choose(&board, board.moves(), &Limits::depth(depth));
                 let score = match r.score {
                     Score::Selective(s) | Score::Estimate(s) => s,
-                    Score::Exact(s) | Score::Probable(s) => f64::from(s),
+                    Score::Exact(s) | Score::Probable { score: s, .. } => f64::from(s),
                     _ => 0.0,
                 };
                 out.lock().expect("no panic holds the lock")[i] = score;

@@ -13,8 +13,11 @@
 
 use crate::cli::{self, BotOptions, Command};
 use othello::board::Board;
-use othello::search::{self, SearchResult, Strategy};
+use othello::search::alphabeta::AlphaBeta;
+use othello::search::endgame::{confidence, Pass, ID_CUTS as PASS_CUTS};
+use othello::search::{self, Score, SearchResult, Strategy};
 use othello::time::turn_budget_ms;
+use othello::time::Deadline;
 use othello::transition::{self, BenchPosition};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -32,19 +35,53 @@ pub struct TransitionOptions {
     pub cold: bool,
     /// `--list`: one line per position before the table.
     pub list: bool,
+    /// `--passes`: instead of the bot's turn, the solver's passes of these
+    /// cuts then the exact search, each timed (`None`: not this mode).
+    pub passes: Option<Vec<i32>>,
+    /// `--cap-ms`: the passes mode's limit per position.
+    pub cap_ms: u64,
     /// The bot's options (`--time-ms`, `--exact`, ...).
     pub bot: BotOptions,
 }
 
-/// Parses `transition FILE [--cold] [--list] [bot options]`.
-pub fn parse<'a>(mut it: impl Iterator<Item = &'a String>) -> Result<TransitionOptions, String> {
+/// The passes mode's limit per position when `--cap-ms` is not given.
+pub const DEFAULT_CAP_MS: u64 = 5000;
+
+/// Parses `transition FILE [--cold] [--list] [--passes [CUTS]] [--cap-ms MS]
+/// [bot options]`.
+pub fn parse<'a>(it: impl Iterator<Item = &'a String>) -> Result<TransitionOptions, String> {
+    let mut it = it.peekable();
     let file = it.next().ok_or("transition needs a bench file")?.clone();
-    let (mut cold, mut list) = (false, false);
+    let (mut cold, mut list, mut passes, mut cap_ms) = (false, false, None, DEFAULT_CAP_MS);
     let mut rest = Vec::new();
-    for arg in it {
+    while let Some(arg) = it.next() {
         match arg.as_str() {
             "--cold" => cold = true,
             "--list" => list = true,
+            "--passes" => {
+                // An optional list of cuts follows.
+                let cuts = match it.peek().filter(|v| !v.starts_with("--")) {
+                    Some(v) => {
+                        let cuts = v
+                            .split(',')
+                            .map(|c| c.parse::<i32>().ok().filter(|&c| c > 0))
+                            .collect::<Option<Vec<i32>>>()
+                            .ok_or_else(|| {
+                                format!("transition: --passes: expected cuts like 110,150,200, found {v:?}")
+                            })?;
+                        it.next();
+                        cuts
+                    }
+                    None => PASS_CUTS.to_vec(),
+                };
+                passes = Some(cuts);
+            }
+            "--cap-ms" => {
+                let v = it.next().ok_or("transition: --cap-ms needs a value")?;
+                cap_ms = v.parse().ok().filter(|&ms| ms > 0).ok_or_else(|| {
+                    format!("transition: --cap-ms: expected milliseconds, found {v:?}")
+                })?;
+            }
             _ => rest.push(arg.clone()),
         }
     }
@@ -56,8 +93,46 @@ pub fn parse<'a>(mut it: impl Iterator<Item = &'a String>) -> Result<TransitionO
         file,
         cold,
         list,
+        passes,
+        cap_ms,
         bot,
     })
+}
+
+/// What kind of answer a move was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// An exact solve's proof.
+    Proven,
+    /// A selective pass to the end, by its cut (hundredths of a standard
+    /// deviation), widest first.
+    Pass(core::cmp::Reverse<i32>),
+    /// The midgame search's move.
+    Midgame,
+    /// Anything else (another strategy's answer).
+    Other,
+}
+
+impl Kind {
+    /// The kind of `result`'s answer.
+    pub fn of(result: &SearchResult) -> Kind {
+        match result.score {
+            Score::Exact(_) => Kind::Proven,
+            Score::Probable { cut, .. } => Kind::Pass(core::cmp::Reverse(cut)),
+            Score::Selective(_) | Score::Estimate(_) => Kind::Midgame,
+            _ => Kind::Other,
+        }
+    }
+
+    /// The kind's column heading.
+    pub fn label(&self) -> String {
+        match self {
+            Kind::Proven => "proven".into(),
+            Kind::Pass(cut) => format!("pass {}%", confidence(cut.0)),
+            Kind::Midgame => "midgame".into(),
+            Kind::Other => "other".into(),
+        }
+    }
 }
 
 /// One position played: its empties, the move's loss, the time taken.
@@ -69,6 +144,8 @@ pub struct Played {
     pub loss: i32,
     /// Time from the turn's start to the answer.
     pub elapsed: Duration,
+    /// What kind of answer it was.
+    pub kind: Kind,
 }
 
 /// Plays the bot of `options` on `position` as a later turn: the search's
@@ -89,6 +166,7 @@ pub fn play(
         empties: position.empties(),
         loss,
         elapsed: result.elapsed,
+        kind: Kind::of(&result),
     };
     (result, played)
 }
@@ -174,6 +252,58 @@ pub fn table(played: &[Played]) -> String {
         out,
         "(loss in discs against perfect play; a mistake loses {MISTAKE_DISCS} or more; ms from the turn's start)"
     );
+    out + &kinds(played)
+}
+
+/// The answers' kinds by empties: for each kind, how many, their mean
+/// loss and the slowest.
+pub fn kinds(played: &[Played]) -> String {
+    let mut kinds: Vec<Kind> = played.iter().map(|p| p.kind).collect();
+    kinds.sort();
+    kinds.dedup();
+    let mut out = String::from("\nanswers by kind (count / mean loss / slowest ms):\n");
+    let _ = write!(out, "{:>7}", "empties");
+    for k in &kinds {
+        let _ = write!(out, " {:>20}", k.label());
+    }
+    out.push('\n');
+    let mut counts: Vec<u32> = played.iter().map(|p| p.empties).collect();
+    counts.sort_unstable();
+    counts.dedup();
+    let rows = counts
+        .iter()
+        .map(|&e| {
+            (
+                e.to_string(),
+                Box::new(move |x: u32| x == e) as Box<dyn Fn(u32) -> bool>,
+            )
+        })
+        .chain([(
+            "all".to_string(),
+            Box::new(|_| true) as Box<dyn Fn(u32) -> bool>,
+        )]);
+    for (label, keep) in rows {
+        let _ = write!(out, "{label:>7}");
+        for k in &kinds {
+            let mut t = Tally::default();
+            played
+                .iter()
+                .filter(|p| p.kind == *k && keep(p.empties))
+                .for_each(|p| t.add(p));
+            if t.moves == 0 {
+                let _ = write!(out, " {:>20}", "-");
+            } else {
+                let cell = format!(
+                    "{} / {:.2} / {:.1}",
+                    t.moves,
+                    t.loss as f64 / t.moves as f64,
+                    t.slowest
+                );
+                let _ = write!(out, " {cell:>20}");
+            }
+        }
+        out.push('\n');
+    }
     out
 }
 
@@ -205,6 +335,11 @@ pub fn run(options: &TransitionOptions) -> std::process::ExitCode {
     };
     // As on the bot's first turn: the tables exist before any turn is timed.
     let _ = othello::eval::Evaluator::new(options.bot.eval, options.bot.seed()).pattern_tables();
+    if let Some(cuts) = &options.passes {
+        let report = passes_report(options, &positions, cuts);
+        super::print(super::suite::Output::Line(report), file);
+        return std::process::ExitCode::SUCCESS;
+    }
     // One search for the whole bench, as the bot keeps one for a game:
     // its tables' memory is in use, as it is from a game's second turn on
     // (a new search per position ran some positions slower by the page
@@ -234,4 +369,106 @@ pub fn run(options: &TransitionOptions) -> std::process::ExitCode {
     }
     super::print(super::suite::Output::Line(table(&played)), file);
     std::process::ExitCode::SUCCESS
+}
+
+/// One position of the passes mode: its empties, and for each pass of the
+/// schedule, if it finished within the cap, its time (ms) and its move's
+/// loss.
+struct PassRow {
+    empties: u32,
+    passes: Vec<Option<(f64, i32, u64)>>,
+}
+
+/// The passes mode (`--passes`): each position after its warming turn
+/// (the bot's, as usual), then the solver's passes of `cuts` and the exact
+/// search one after the other, capped at `--cap-ms`; by empties and pass,
+/// the share that finished within the turn's budget, their moves' mean
+/// loss, and the median time to the end of the pass.
+fn passes_report(options: &TransitionOptions, positions: &[BenchPosition], cuts: &[i32]) -> String {
+    let mut bot = AlphaBeta::from_config(&options.bot.config());
+    let schedule: Vec<Option<i32>> = cuts.iter().map(|&c| Some(c)).chain([None]).collect();
+    let mut rows = Vec::new();
+    let mut out = String::new();
+    for (n, position) in positions.iter().enumerate() {
+        if let Some(previous) = position.previous.filter(|_| !options.cold) {
+            turn(&options.bot, &mut bot, &previous);
+        }
+        let board = position.board;
+        let solver = bot.solver();
+        solver.set_deadline(Deadline::from_now_ms(options.cap_ms));
+        solver.run_passes(&board, board.moves(), false, &schedule);
+        let finished: Vec<Pass> = solver.passes().to_vec();
+        let passes: Vec<Option<(f64, i32, u64)>> = schedule
+            .iter()
+            .enumerate()
+            .map(|(i, _)| {
+                finished.get(i).map(|p| {
+                    let loss = position.loss(p.best).expect("a legal move");
+                    (p.elapsed.as_secs_f64() * 1000.0, loss, p.nodes)
+                })
+            })
+            .collect();
+        if options.list {
+            let _ = write!(out, "{:>4} {:>2}", n + 1, position.empties());
+            for (cut, p) in schedule.iter().zip(&passes) {
+                let name = cut.map_or("exact".to_string(), |c| format!("{}%", confidence(c)));
+                match p {
+                    Some((ms, loss, _)) => {
+                        let _ = write!(out, "  {name} {ms:.1} ms loss {loss}");
+                    }
+                    None => {
+                        let _ = write!(out, "  {name} -");
+                    }
+                }
+            }
+            out.push('\n');
+        }
+        rows.push(PassRow {
+            empties: position.empties(),
+            passes,
+        });
+    }
+    let _ = writeln!(
+        out,
+        "passes: finished within the turn's budget / mean loss of the move (finished within {} ms) / median ms / median k nodes",
+        options.cap_ms
+    );
+    let _ = write!(out, "{:>7} {:>9} {:>6}", "empties", "positions", "budget");
+    for cut in &schedule {
+        let name = cut.map_or("exact".to_string(), |c| {
+            format!("cut {c} ({}%)", confidence(c))
+        });
+        let _ = write!(out, " {name:>28}");
+    }
+    out.push('\n');
+    let mut counts: Vec<u32> = rows.iter().map(|r| r.empties).collect();
+    counts.sort_unstable();
+    counts.dedup();
+    for e in counts {
+        let here: Vec<&PassRow> = rows.iter().filter(|r| r.empties == e).collect();
+        let budget = options.bot.time_ms.unwrap_or_else(|| turn_budget_ms(e)) as f64;
+        let _ = write!(out, "{e:>7} {:>9} {budget:>6}", here.len());
+        for i in 0..schedule.len() {
+            let done: Vec<(f64, i32, u64)> = here.iter().filter_map(|r| r.passes[i]).collect();
+            let in_budget = done.iter().filter(|d| d.0 <= budget).count();
+            let cell = if done.is_empty() {
+                "-".to_string()
+            } else {
+                let mut ms: Vec<f64> = done.iter().map(|d| d.0).collect();
+                ms.sort_by(f64::total_cmp);
+                let mut nodes: Vec<u64> = done.iter().map(|d| d.2).collect();
+                nodes.sort_unstable();
+                let loss = done.iter().map(|d| f64::from(d.1)).sum::<f64>() / done.len() as f64;
+                format!(
+                    "{:.0}% / {loss:.2} / {:.0} / {}",
+                    100.0 * in_budget as f64 / here.len() as f64,
+                    ms[ms.len() / 2],
+                    nodes[nodes.len() / 2] / 1000
+                )
+            };
+            let _ = write!(out, " {cell:>28}");
+        }
+        out.push('\n');
+    }
+    out
 }
