@@ -92,7 +92,8 @@ pub struct Options {
     pub rounds: u32,
     pub arena: MatchConfig,
     pub positions: usize,
-    pub max_depth: u32,
+    /// `--max-depth`, when given (each command has its default).
+    pub max_depth: Option<u32>,
     pub values: Option<PathBuf>,
     pub book: BookConfig,
     pub openings: OpeningsConfig,
@@ -126,7 +127,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
             seed: 1,
         },
         positions: 1500,
-        max_depth: 10,
+        max_depth: None,
         values: None,
         book: BookConfig::default(),
         openings: OpeningsConfig::default(),
@@ -273,12 +274,13 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
             "--dir" => o.book.dir = PathBuf::from(value),
             "--export-chunks" => o.book.export_chunks = num(value)? as usize,
             "--from" => o.transition.from = value.split(',').map(PathBuf::from).collect(),
+            "--check" => o.transition.check = value.split(',').map(PathBuf::from).collect(),
             "--per-empties" => o.transition.per_empties = num(value)?.max(1) as usize,
             "--empties" => o.transition.empties = range(value)?,
             "--count" => o.openings.count = num(value)? as usize,
             "--within" => o.openings.within = float(value)?,
             "--positions" => o.positions = num(value)?.max(1) as usize,
-            "--max-depth" => o.max_depth = num(value)?.clamp(1, 30) as u32,
+            "--max-depth" => o.max_depth = Some(num(value)?.clamp(1, 30) as u32),
             "--values" => o.values = Some(PathBuf::from(value)),
             "--pairs" => o.arena.pairs = num(value)? as u32,
             "--time-ms" => o.arena.time_ms = num(value)?.max(1),
@@ -335,6 +337,8 @@ pub struct TransitionConfig {
     pub per_empties: usize,
     /// `--empties A-B`: the empties drawn from.
     pub empties: (u32, u32),
+    /// `--check`: `train probcut`'s held-out games.
+    pub check: Vec<PathBuf>,
 }
 
 /// `train transition`'s default positions per number of empties.
@@ -349,6 +353,7 @@ impl Default for TransitionConfig {
             from: Vec::new(),
             per_empties: TRANSITION_PER_EMPTIES,
             empties: TRANSITION_EMPTIES,
+            check: Vec::new(),
         }
     }
 }

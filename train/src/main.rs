@@ -21,6 +21,7 @@ mod fit;
 mod gen;
 mod mpc;
 mod net;
+mod probcut;
 mod progress;
 
 use std::process::ExitCode;

@@ -11,6 +11,7 @@ pub mod gen;
 pub mod r#match;
 pub mod mpc;
 pub mod openings;
+pub mod probcut;
 pub mod transition;
 
 use crate::cli::Options;
@@ -33,6 +34,7 @@ pub fn run(name: &str, o: &Options) -> Result<(), String> {
         "book-write" => book::write_only(o),
         "openings" => openings::run(o),
         "transition" => transition::run(o),
+        "probcut" => probcut::run(o),
         "decode-time" => decode_time::run(),
         other => Err(format!("unknown command {other:?}")),
     }

@@ -12,6 +12,8 @@ use std::time::Instant;
 const MPC_TABLE_PATH: &str = "src/search/mpc_table.rs";
 /// Positions `mpc` takes from each self-play game.
 const MPC_PER_GAME: usize = 2;
+/// `mpc`'s deepest measured depth when `--max-depth` is not given.
+const MPC_MAX_DEPTH: u32 = 10;
 /// Positions `mpc` measures between two appends to the values file.
 const MPC_CHUNK: usize = 100;
 
@@ -19,6 +21,7 @@ const MPC_CHUNK: usize = 100;
 /// every depth and writes Multi-ProbCut's table.
 pub fn run(o: &Options) -> Result<(), String> {
     let start = Instant::now();
+    let max_depth = o.max_depth.unwrap_or(MPC_MAX_DEPTH);
     // The values file is written chunk by chunk: an interrupted run resumes
     // where it stopped (positions are reproducible from the seed).
     let mut rows = match &o.values {
@@ -44,7 +47,7 @@ pub fn run(o: &Options) -> Result<(), String> {
         }
         while rows.len() < boards.len() {
             let chunk = &boards[rows.len()..(rows.len() + MPC_CHUNK).min(boards.len())];
-            let done = mpc::measure(chunk, o.max_depth, o.gen.threads, &ProgressBar::hidden());
+            let done = mpc::measure(chunk, max_depth, o.gen.threads, &ProgressBar::hidden());
             if let Some(path) = &o.values {
                 if let Some(dir) = path.parent() {
                     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -62,7 +65,7 @@ pub fn run(o: &Options) -> Result<(), String> {
                 "measured {}/{} positions to depth {} ({:.0} s)",
                 rows.len(),
                 boards.len(),
-                o.max_depth,
+                max_depth,
                 start.elapsed().as_secs_f64()
             );
         }

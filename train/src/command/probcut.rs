@@ -1,0 +1,237 @@
+//! `train probcut`: the selective solve's cut deviations, measured on
+//! positions of real games (docs/endgame.md, "The selective solve's
+//! cut, calibrated").
+
+use crate::cli::Options;
+use crate::command::transition::transcripts;
+use crate::probcut::{self, Appender, Checked, Row};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// Where the measured rows go when `--values` is not given.
+pub const DEFAULT_VALUES: &str = "train/corpus/probcut-values.txt";
+/// The empties measured when `--empties` is not given: from where the
+/// selective solve's cuts start to its deepest roots.
+pub const DEFAULT_EMPTIES: (u32, u32) = (8, 24);
+/// The deepest shallow search measured when `--max-depth` is not given.
+pub const DEFAULT_MAX_DEPTH: u32 = 6;
+
+/// The games of `files` (games files or transcripts), in order.
+pub fn read_games(files: &[PathBuf]) -> Result<Vec<String>, String> {
+    let mut games = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        games.extend(transcripts(file, &text)?);
+    }
+    Ok(games)
+}
+
+/// The rows of `path` (none if it does not exist).
+pub fn read_rows(path: &Path) -> Result<Vec<Row>, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => probcut::from_text(&text).map_err(|e| format!("{}: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// Runs the command: measures the positions of `--from` missing from the
+/// values file, then prints the errors by empties and depth.
+pub fn run(o: &Options) -> Result<(), String> {
+    let values = o
+        .values
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_VALUES));
+    let depth = o.max_depth.unwrap_or(DEFAULT_MAX_DEPTH);
+    let c = &o.transition;
+    let empties = if c.empties == crate::cli::TRANSITION_EMPTIES {
+        DEFAULT_EMPTIES
+    } else {
+        c.empties
+    };
+    if !c.check.is_empty() {
+        return check(o);
+    }
+    let mut rows = read_rows(&values)?;
+    if !c.from.is_empty() {
+        let games = read_games(&c.from)?;
+        let have: HashSet<_> = rows.iter().map(|r| r.board).collect();
+        let todo: Vec<_> = probcut::positions(&games, empties)?
+            .into_iter()
+            .filter(|b| !have.contains(b))
+            .collect();
+        eprintln!(
+            "{} games, {} positions to measure ({}-{} empties, depths 0-{depth})",
+            games.len(),
+            todo.len(),
+            empties.0,
+            empties.1
+        );
+        if let Some(dir) = values.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        let out = Appender::open(&values)?;
+        let bar = crate::progress::bar(todo.len() as u64, "solve");
+        probcut::measure(&todo, depth, o.gen.threads, &bar, &|row| out.push(&row));
+        bar.finish();
+        if let Some(e) = out.error.lock().expect("no panics").take() {
+            return Err(format!("{}: {e}", values.display()));
+        }
+        rows = read_rows(&values)?;
+    }
+    if rows.is_empty() {
+        return Err(format!(
+            "{}: no rows: give --from GAMES to measure some",
+            values.display()
+        ));
+    }
+    print!("{}", report(&rows));
+    Ok(())
+}
+
+/// The errors (exact - shallow value, discs) by empties and depth: count,
+/// mean and standard deviation.
+pub fn report(rows: &[Row]) -> String {
+    let depths = rows.iter().map(|r| r.values.len()).min().unwrap_or(0);
+    let mut by: BTreeMap<u32, Vec<&Row>> = BTreeMap::new();
+    for r in rows {
+        by.entry(r.empties()).or_default().push(r);
+    }
+    let mut s = String::from("empties     n |");
+    for d in 0..depths {
+        s += &format!("  d{d}: mean   sd |");
+    }
+    s.push('\n');
+    for (n, list) in &by {
+        s += &format!("{n:>7} {:>5} |", list.len());
+        for d in 0..depths {
+            let errs: Vec<f64> = list
+                .iter()
+                .map(|r| f64::from(r.exact) - f64::from(r.values[d]) / 256.0)
+                .collect();
+            let k = errs.len() as f64;
+            let mean = errs.iter().sum::<f64>() / k;
+            let sd = (errs.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / k).sqrt();
+            s += &format!(" {mean:+9.2} {sd:5.2}|");
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// The calibration check's roots when `--empties` is not given: their cut
+/// nodes (fewer empties) are solved exactly to verify the cuts.
+pub const CHECK_EMPTIES: (u32, u32) = (16, 20);
+/// Cut decisions verified per root and pass, at most.
+pub const CHECK_PER_PASS: usize = 100;
+
+/// `train probcut --check GAMES`: the bot's passes on positions of the
+/// held-out games, each pass's cut decisions verified by exact solves.
+fn check(o: &Options) -> Result<(), String> {
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    let c = &o.transition;
+    let range = if c.empties == crate::cli::TRANSITION_EMPTIES {
+        CHECK_EMPTIES
+    } else {
+        c.empties
+    };
+    let games = read_games(&c.check)?;
+    let mut roots = Vec::new();
+    let all = probcut::positions(&games, range)?;
+    for e in range.0..=range.1 {
+        let mut here: Vec<_> = all
+            .iter()
+            .filter(|b| b.empty_count() == e)
+            .copied()
+            .collect();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(o.gen.seed ^ u64::from(e));
+        here.shuffle(&mut rng);
+        here.truncate(c.per_empties);
+        roots.extend(here);
+    }
+    let cuts = othello::search::endgame::ID_CUTS;
+    eprintln!(
+        "{} games, {} roots ({}-{} empties), passes {cuts:?}",
+        games.len(),
+        roots.len(),
+        range.0,
+        range.1
+    );
+    let bar = crate::progress::bar(roots.len() as u64, "check");
+    let checked = probcut::check(
+        &roots,
+        cuts,
+        CHECK_PER_PASS,
+        o.gen.seed,
+        o.gen.threads,
+        &bar,
+    );
+    bar.finish();
+    print!("{}", check_report(cuts, &checked));
+    Ok(())
+}
+
+/// The check's table: per pass, the decisions made and verified, the share
+/// confirmed (with a 95% Wilson interval) against the pass's confidence
+/// (two-sided) and the one-sided share a calibrated cut promises; then the
+/// confirmed share by empties of the cut node.
+pub fn check_report(cuts: &[i32], checked: &[Checked]) -> String {
+    use othello::search::endgame::normal_within;
+    let mut s = String::from(
+        "pass  cut  made verified confirmed (95% interval)  claimed: two-sided one-sided\n",
+    );
+    for (&cut, ch) in cuts.iter().zip(checked) {
+        let (n, k) = ch.totals();
+        let (share, lo, hi) = wilson(k, n);
+        let two = normal_within(cut);
+        s += &format!(
+            "{:>3}% {cut:>4} {:>5} {n:>8} {:>8.1}% ({:.1}-{:.1}%)  {:>16.1}% {:>8.1}%\n",
+            (two * 100.0).round(),
+            ch.made,
+            share * 100.0,
+            lo * 100.0,
+            hi * 100.0,
+            two * 100.0,
+            (0.5 + two / 2.0) * 100.0
+        );
+    }
+    s += "\nconfirmed by empties of the cut node (verified: share)\n";
+    let mut empties: Vec<u32> = checked
+        .iter()
+        .flat_map(|c| c.by_empties.keys().copied())
+        .collect();
+    empties.sort_unstable();
+    empties.dedup();
+    s += "empties";
+    for &cut in cuts {
+        s += &format!(" {:>16}", format!("cut {cut}"));
+    }
+    s.push('\n');
+    for e in empties {
+        s += &format!("{e:>7}");
+        for ch in checked {
+            let cell = match ch.by_empties.get(&e) {
+                Some(&(n, k)) if n > 0 => format!("{n}: {:.1}%", 100.0 * k as f64 / n as f64),
+                _ => "-".into(),
+            };
+            s += &format!(" {cell:>16}");
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// The share `k / n` and its 95% Wilson score interval.
+pub fn wilson(k: u64, n: u64) -> (f64, f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0, 1.0);
+    }
+    let (k, n) = (k as f64, n as f64);
+    let z = 1.96f64;
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    (p, (centre - half).max(0.0), (centre + half).min(1.0))
+}
