@@ -69,6 +69,10 @@ usage:
               (default 40) per count of A-B empties (default 20-26) drawn from the
               games (referee games files or transcripts), every legal move solved
               exactly (default out: tests/data/transition.txt; resumes it)
+  train midgame --from FILE[,FILE..] [--per-empties N] [--empties A-B] [--seed S]
+              [--out FILE]   the midgame bench: up to N positions (default 16) per
+              count of A-B empties (default 30-48) drawn as transition draws them,
+              as transcripts (default out: tests/data/midgame.txt)
   train decode-time           time to decode the compiled weights
   train bench [--depth N] [--evals A,B]   othello's bench with evaluations A and B
 ";

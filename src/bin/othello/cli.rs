@@ -21,6 +21,12 @@ usage:
                              fixed-depth search of fixed positions: nodes, time, nps
                              (the node signature is that of the default: classic,
                              Multi-ProbCut on; --full-width turns it off)
+  othello bench --positions FILE [--depth N | --time-ms T] [--list] [--eval NAME]
+                [--full-width]
+                             each position of FILE (transcripts or OBF lines) with a
+                             fresh table, to depth N (default 11) or under the bot's
+                             hard budget of T ms (depth reached: median, lowest);
+                             default eval pattern; --list: each position
   othello solve FILE.obf [--wld] [--time-ms T]
                              solve each position of an Edax OBF file exactly
                              (or win/loss/draw), T ms at most per position;

@@ -9,6 +9,7 @@ pub mod features;
 pub mod fit;
 pub mod gen;
 pub mod r#match;
+pub mod midgame;
 pub mod mpc;
 pub mod openings;
 pub mod probcut;
@@ -34,6 +35,7 @@ pub fn run(name: &str, o: &Options) -> Result<(), String> {
         "book-write" => book::write_only(o),
         "openings" => openings::run(o),
         "transition" => transition::run(o),
+        "midgame" => midgame::run(o),
         "probcut" => probcut::run(o),
         "decode-time" => decode_time::run(),
         other => Err(format!("unknown command {other:?}")),

@@ -98,6 +98,22 @@ pub fn candidates(
     Ok(by_empties)
 }
 
+/// Up to `per_empties` positions of each empties count of `by_empties`
+/// ([`candidates`]), drawn with `seed`: most empties first, each count in
+/// draw order. Each count has its own generator, so a narrower range of
+/// empties draws the same positions at the counts it keeps (a run can be
+/// cut in chunks).
+pub fn draw(by_empties: BTreeMap<u32, Vec<String>>, per_empties: usize, seed: u64) -> Vec<String> {
+    let mut drawn: Vec<String> = Vec::new();
+    for (e, mut list) in by_empties.into_iter().rev() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ u64::from(e) << 32);
+        list.shuffle(&mut rng);
+        list.truncate(per_empties);
+        drawn.extend(list);
+    }
+    drawn
+}
+
 /// Every legal move of the position after `transcript` with its exact
 /// score for the side to move.
 pub fn solve(solver: &mut Solver, transcript: &str) -> Result<BenchPosition, String> {
@@ -128,17 +144,7 @@ pub fn run(o: &Options) -> Result<(), String> {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
         games.extend(transcripts(file, &text)?);
     }
-    let by_empties = candidates(&games, c.empties)?;
-    // The bench's order: most empties first, each count in draw order.
-    // Each count has its own generator, so a narrower --empties draws the
-    // same positions at the counts it keeps (a run can be cut in chunks).
-    let mut drawn: Vec<String> = Vec::new();
-    for (e, mut list) in by_empties.into_iter().rev() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(o.gen.seed ^ u64::from(e) << 32);
-        list.shuffle(&mut rng);
-        list.truncate(c.per_empties);
-        drawn.extend(list);
-    }
+    let drawn = draw(candidates(&games, c.empties)?, c.per_empties, o.gen.seed);
     let out = o.out.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
     // Resume: the positions already solved in the output, kept in the
     // finished file whether or not this run draws them (a chunk of other

@@ -1,11 +1,13 @@
 //! The tools of the full binary, left out of the CodinGame submission
-//! (docs/bundle.md): `othello perft`, `othello bench`, `othello solve` and
-//! `othello playouts`. `main.rs` asks [`parse`] first and gives the bot the
+//! (docs/bundle.md): `othello perft`, `othello bench` (and `bench
+//! --positions`), `othello solve`, `othello playouts`, `othello book` and
+//! `othello transition`. `main.rs` asks [`parse`] first and gives the bot the
 //! arguments that name no tool; it declares a stub in this module's place
 //! for the submission. The number parsing is `cli.rs`'s.
 
 mod book;
 mod playouts;
+mod positions;
 mod speed;
 mod suite;
 mod transition;
@@ -32,7 +34,8 @@ pub enum Tool {
     /// `perft DEPTH`.
     Perft(u32),
     /// `bench [--depth N] [--eval NAME] [--full-width]` (the signature
-    /// uses classic, selective).
+    /// uses classic, selective), or the positions of a file:
+    /// `bench --positions FILE [--depth N | --time-ms T] [--list] ...`.
     Bench(BenchOptions),
     /// `solve FILE [--wld] [--time-ms T]`.
     Solve(SolveOptions),
@@ -143,10 +146,13 @@ pub fn run(tool: Tool) -> ExitCode {
             speed::run_perft(depth);
             ExitCode::SUCCESS
         }
-        Tool::Bench(options) => {
-            speed::run_bench(&options);
-            ExitCode::SUCCESS
-        }
+        Tool::Bench(options) => match &options.positions {
+            Some(file) => positions::run(file, &options),
+            None => {
+                speed::run_bench(&options);
+                ExitCode::SUCCESS
+            }
+        },
         Tool::Solve(options) => run_solve(&options),
         Tool::Playouts(options) => run_playouts(&options),
         Tool::Transition(options) => transition::run(&options),
@@ -281,7 +287,10 @@ mod tests {
             Some(Ok(Tool::Bench(BenchOptions {
                 depth: None,
                 eval: EvalKind::Classic,
-                selective: true
+                selective: true,
+                positions: None,
+                time_ms: None,
+                list: false,
             })))
         );
         assert_eq!(
@@ -289,9 +298,26 @@ mod tests {
             Some(Ok(Tool::Bench(BenchOptions {
                 depth: Some(6),
                 eval: EvalKind::Pattern,
-                selective: false
+                selective: false,
+                positions: None,
+                time_ms: None,
+                list: false,
             })))
         );
+        // A positions file searches with the bot's evaluation by default.
+        let Some(Ok(Tool::Bench(b))) = parse(&args("bench --positions m.txt --time-ms 100 --list"))
+        else {
+            panic!("not parsed");
+        };
+        assert_eq!(
+            (b.positions.as_deref(), b.time_ms, b.list, b.eval, b.depth),
+            (Some("m.txt"), Some(100), true, EvalKind::Pattern, None)
+        );
+        let Some(Ok(Tool::Bench(b))) = parse(&args("bench --positions m.txt --eval classic"))
+        else {
+            panic!("not parsed");
+        };
+        assert_eq!(b.eval, EvalKind::Classic);
         assert_eq!(
             parse(&args("solve f.obf --wld --time-ms 50")),
             Some(Ok(Tool::Solve(SolveOptions {
@@ -322,6 +348,12 @@ mod tests {
             "perft 3 4",
             "bench --fast",
             "bench --eval nope",
+            "bench --time-ms 100",
+            "bench --list",
+            "bench --positions",
+            "bench --positions m.txt --time-ms 0",
+            "bench --positions m.txt --depth 5 --time-ms 50",
+            "bench --positions m.txt --fast",
             "solve",
             "solve f.obf --exact",
             "solve f.obf --time-ms",
