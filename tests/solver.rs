@@ -432,3 +432,42 @@ fn a_fixed_depth_solves_exactly_only_when_asked() {
         assert!(matches!(r.score, Score::Selective(_)), "{:?}", r.score);
     }
 }
+
+/// A turn's passes: each finished pass is listed with its cut, move and
+/// score; the callback's deadline decides which run, and stopping after
+/// two passes gives the second's result; run to the end, the last pass
+/// is the exact solve.
+#[test]
+fn the_passes_run_until_the_callback_stops_them() {
+    let p = positions(FFORUM_20_39)
+        .into_iter()
+        .find(|p| p.board.empty_count() == 20)
+        .expect("a position of 20 empties");
+    let moves = p.board.moves();
+    let schedule = [Some(50), Some(110), Some(200), None];
+    let mut s = solver();
+    let all = s
+        .run_passes(&p.board, moves, false, &schedule)
+        .expect("no deadline");
+    assert_eq!(all.cut, None);
+    let cuts: Vec<Option<i32>> = s.passes().iter().map(|p| p.cut).collect();
+    assert_eq!(cuts, schedule);
+    assert_eq!(s.passes()[3].score, all.score);
+    assert!(s.passes().windows(2).all(|w| w[0].nodes <= w[1].nodes));
+    let mut fresh = solver();
+    assert_eq!(
+        fresh.solve(&p.board, moves, false).map(|s| s.score),
+        Some(all.score)
+    );
+    let mut asked = Vec::new();
+    let two = fresh
+        .run_passes_while(&p.board, moves, false, &schedule, &mut |done| {
+            asked.push(done.len());
+            (done.len() < 2).then(Deadline::unlimited)
+        })
+        .expect("two passes finish");
+    assert_eq!(asked, [0, 1, 2]);
+    assert_eq!(two.cut, Some(110));
+    assert_eq!(fresh.passes().len(), 2);
+    assert_eq!(fresh.passes()[1].best, two.best);
+}

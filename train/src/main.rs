@@ -22,6 +22,7 @@ mod gen;
 mod mpc;
 mod net;
 mod probcut;
+mod probcut_fit;
 mod progress;
 
 use std::process::ExitCode;

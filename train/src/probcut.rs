@@ -7,6 +7,7 @@
 
 use indicatif::ProgressBar;
 use othello::game::Game;
+use othello::search::endgame::calibration::{check_board, Checked};
 use othello::search::endgame::{shallow_value, Solver, SOLVE_TABLE_BITS};
 use othello::time::Deadline;
 use othello::{Board, Square};
@@ -195,6 +196,44 @@ impl Appender {
     }
 }
 
+/// The calibration check (`othello::search::endgame::calibration`) on
+/// each of `boards`, spread over `threads` threads: per pass of `cuts`,
+/// the tallies of every board added up; at most `per_pass` decisions of
+/// each board and pass are verified, drawn with `seed` and the board's
+/// index. `bar` counts boards.
+pub fn check(
+    boards: &[Board],
+    cuts: &[i32],
+    per_pass: usize,
+    seed: u64,
+    threads: usize,
+    bar: &ProgressBar,
+) -> Vec<Checked> {
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(vec![Checked::default(); cuts.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut selective = Solver::with_table_bits(Deadline::unlimited(), 20);
+                let mut exact = Solver::with_table_bits(Deadline::unlimited(), SOLVE_TABLE_BITS);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(board) = boards.get(i) else { break };
+                    let mut rng = othello::rng::Rng::seed_from_u64(seed ^ i as u64);
+                    let tallies =
+                        check_board(&mut selective, &mut exact, board, cuts, per_pass, &mut rng);
+                    let mut all = results.lock().expect("no panics");
+                    for (sum, t) in all.iter_mut().zip(&tallies) {
+                        sum.add(t);
+                    }
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    results.into_inner().expect("no panics")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,87 +292,4 @@ mod tests {
             .unwrap();
         assert_eq!(row.values[1], best);
     }
-}
-
-/// What the check found for one pass: the cut decisions it made and how
-/// many an exact solve confirmed, by empties of the cut node.
-#[derive(Clone, Debug, Default)]
-pub struct Checked {
-    /// `(empties, decisions verified, confirmed)`.
-    pub by_empties: std::collections::BTreeMap<u32, (u64, u64)>,
-    /// Decisions made in all (verified or not).
-    pub made: u64,
-}
-
-impl Checked {
-    /// Verified decisions and confirmed ones, over all empties.
-    pub fn totals(&self) -> (u64, u64) {
-        self.by_empties
-            .values()
-            .fold((0, 0), |(a, b), &(n, k)| (a + n, b + k))
-    }
-}
-
-/// The calibration check: each board's passes of `cuts` run one after the
-/// other on one solver (as the bot runs them), recording every cut
-/// decision; at most `per_pass` decisions of each board and pass (drawn
-/// with `seed`) are solved exactly and counted as confirmed when the
-/// exact score lies on the side of the bound the cut claimed. Runs on
-/// `threads` threads; `bar` counts boards.
-pub fn check(
-    boards: &[Board],
-    cuts: &[i32],
-    per_pass: usize,
-    seed: u64,
-    threads: usize,
-    bar: &ProgressBar,
-) -> Vec<Checked> {
-    use rand::seq::SliceRandom;
-    use rand::SeedableRng;
-    let next = AtomicUsize::new(0);
-    let results = Mutex::new(vec![Checked::default(); cuts.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| {
-                let mut selective = Solver::with_table_bits(Deadline::unlimited(), 20);
-                let mut exact = Solver::with_table_bits(Deadline::unlimited(), SOLVE_TABLE_BITS);
-                selective.record_cuts(true);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(board) = boards.get(i) else { break };
-                    selective.clear();
-                    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed ^ i as u64);
-                    for (k, &cut) in cuts.iter().enumerate() {
-                        selective.run_passes(board, board.moves(), false, &[Some(cut)]);
-                        let mut made = selective.take_cuts();
-                        let count = made.len() as u64;
-                        made.sort_by_key(|c| (c.player, c.opponent, c.bound, c.high));
-                        made.dedup();
-                        made.shuffle(&mut rng);
-                        made.truncate(per_pass);
-                        let mut verified = Vec::new();
-                        for c in &made {
-                            let node = Board::new(c.player, c.opponent);
-                            let (_, score) = exact.solve_board(&node, false).expect("no deadline");
-                            let ok = if c.high {
-                                score >= c.bound
-                            } else {
-                                score <= c.bound
-                            };
-                            verified.push((node.empty_count(), ok));
-                        }
-                        let mut all = results.lock().expect("no panics");
-                        all[k].made += count;
-                        for (e, ok) in verified {
-                            let cell = all[k].by_empties.entry(e).or_default();
-                            cell.0 += 1;
-                            cell.1 += u64::from(ok);
-                        }
-                    }
-                    bar.inc(1);
-                }
-            });
-        }
-    });
-    results.into_inner().expect("no panics")
 }

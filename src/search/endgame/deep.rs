@@ -11,6 +11,12 @@ use super::{last::*, probcut::*, table::*, *};
 // replies 12 / 16 / 20, corner replies 24 / 32 / 40 / 48, potential
 // mobility 4 / 5 / 6 / 7 / 8 / 10 / 12, parity 0 / 2 / 4 / 6 / 8 / 16.
 
+/// The root window of a pass after the first: this many discs either
+/// side of the previous pass's score, widened on the side it fails (on
+/// the tuning bench at 22 empties the passes' nodes fell by about 5%:
+/// medians of the 87% and 95% passes 2.21 -> 2.05 M and 4.06 -> 3.89 M;
+/// 1 and 4 discs did no better).
+const ROOT_ASPIRATION: i32 = 2;
 /// Weight of one opponent reply in the fastest-first key.
 const MOBILITY_WEIGHT: i32 = 16;
 /// Extra weight of an opponent reply on a corner.
@@ -50,14 +56,33 @@ impl Solver {
         if let Some(s) = self.table.probe(p, o) {
             put_first(&mut list[..count], s.best);
         }
-        let (score, best) = if self.isa.is_fast() {
-            self.search_list::<true>(p, o, alpha, beta, n, &mut list[..count])
-        } else {
-            self.search_list::<false>(p, o, alpha, beta, n, &mut list[..count])
+        // Around the previous pass's score (aspiration), widened on the
+        // side it fails: a narrow window first costs fewer nodes.
+        let (mut lo, mut hi) = match self.passes.last() {
+            Some(prev) if !wld => (
+                (prev.score - ROOT_ASPIRATION).max(alpha),
+                (prev.score + ROOT_ASPIRATION).min(beta),
+            ),
+            _ => (alpha, beta),
         };
-        if self.aborted || best >= 64 {
-            return None;
-        }
+        let (score, best) = loop {
+            let (score, best) = if self.isa.is_fast() {
+                self.search_list::<true>(p, o, lo, hi, n, &mut list[..count])
+            } else {
+                self.search_list::<false>(p, o, lo, hi, n, &mut list[..count])
+            };
+            if self.aborted || best >= 64 {
+                return None;
+            }
+            if score <= lo && lo > alpha {
+                (lo, hi) = (alpha, score + 1);
+            } else if score >= hi && hi < beta {
+                (lo, hi) = (score - 1, beta);
+            } else {
+                break (score, best);
+            }
+            put_first(&mut list[..count], best);
+        };
         if n >= TT_MIN_EMPTIES && self.techniques.table {
             self.table
                 .store(p, o, -64, 64, best, self.date, level(self.probcut));
@@ -242,19 +267,18 @@ impl Solver {
             }
             return -self.deep_child::<FAST>(o, p, -beta, -alpha, n);
         }
-        if let Some(cut) = self.probcut {
-            if n >= PROBCUT_MIN_EMPTIES {
-                if let Some(bound) = probcut_bound(p, o, alpha, beta, n, cut) {
-                    if let Some(cuts) = &mut self.cuts {
-                        cuts.push(Cut {
-                            player: p,
-                            opponent: o,
-                            bound,
-                            high: bound >= beta,
-                        });
-                    }
-                    return bound;
+        if self.probcut.is_some() && n >= PROBCUT_MIN_EMPTIES {
+            let rule = self.cut_rules[n as usize];
+            if let Some(bound) = probcut_bound(p, o, alpha, beta, rule) {
+                if let Some(cuts) = &mut self.cuts {
+                    cuts.push(Cut {
+                        player: p,
+                        opponent: o,
+                        bound,
+                        high: bound >= beta,
+                    });
                 }
+                return bound;
             }
         }
         let mut list = [Candidate::default(); MAX_MOVES];

@@ -41,9 +41,11 @@ use crate::square::Square;
 use crate::time::{Deadline, NODES_PER_CLOCK_CHECK};
 use std::time::{Duration, Instant};
 
+pub mod calibration;
 mod deep;
 mod last;
 mod probcut;
+mod probcut_fit;
 mod table;
 
 use table::Table;
@@ -242,6 +244,8 @@ pub struct Solver {
     started: Instant,
     /// Where the selective searches' cuts are recorded, if anywhere.
     cuts: Option<Vec<Cut>>,
+    /// The current pass's cut rules by empties (`probcut::cut_rules`).
+    cut_rules: [probcut::CutRule; 61],
 }
 
 impl Solver {
@@ -266,6 +270,7 @@ impl Solver {
             passes: Vec::new(),
             started: Instant::now(),
             cuts: None,
+            cut_rules: [probcut::CutRule::default(); 61],
         }
     }
 
@@ -378,10 +383,31 @@ impl Solver {
         wld: bool,
         passes: &[Option<i32>],
     ) -> Option<Solution> {
+        let deadline = self.deadline;
+        self.run_passes_while(board, moves, wld, passes, &mut |_| Some(deadline))
+    }
+
+    /// [`Solver::run_passes`], asking `deadline` before each pass (with the
+    /// passes finished so far) until when it may run: `None` stops there.
+    pub fn run_passes_while(
+        &mut self,
+        board: &Board,
+        moves: Bitboard,
+        wld: bool,
+        passes: &[Option<i32>],
+        deadline: &mut dyn FnMut(&[Pass]) -> Option<Deadline>,
+    ) -> Option<Solution> {
         self.begin();
         let mut finished = None;
         for &t in passes {
+            match deadline(&self.passes) {
+                Some(d) => self.deadline = d,
+                None => break,
+            }
             self.probcut = t;
+            if let Some(cut) = t {
+                self.cut_rules = probcut::cut_rules(cut);
+            }
             match self.root(board, moves, wld) {
                 Some(s) => {
                     self.passes.push(Pass {

@@ -4,35 +4,92 @@
 
 use super::*;
 
-/// Deviations, in 1/[`SCALE`] discs, of (exact score - the evaluation) at
-/// 10-15 empties and of (exact score - the 2-ply value) from 16 up, on the
-/// positions of real games (`tests/data/match-games.txt`,
-/// `examples/endgame_sigma.rs`, docs/endgame.md): root mean squares, the
-/// parity's bias of about 2 discs included, 6.9-7.6 and 4.6-5.7 discs;
-/// rounded up. (On FFO lines played down, lopsided: 11 and 8.)
-const PROBCUT_SIGMA: [i32; 2] = [8 * SCALE, 6 * SCALE];
-/// Means of those errors (exact score - shallow value), in 1/[`SCALE`]
-/// discs, `[depth 0, depth 2][even, odd empties]`: they alternate with the
-/// parity of the empties (the side that moves last gains), and the cut
-/// window is shifted by them. Same measurement, averaged over 10-15 and
-/// 16-22 empties: -2.0 / +1.3 and -1.8 / +1.0 discs.
-const PROBCUT_MEAN: [[i32; 2]; 2] = [[-2 * SCALE, 13 * SCALE / 10], [-18 * SCALE / 10, SCALE]];
-/// Probcut: the shallow value of (p, o) `cut`/100 standard deviations
-/// above `beta` or below `alpha` gives that bound as the result.
-pub fn probcut_bound(p: u64, o: u64, alpha: i32, beta: i32, n: u32, cut: i32) -> Option<i32> {
-    let deep = n >= PROBCUT_DEEP_EMPTIES;
-    let margin = PROBCUT_SIGMA[usize::from(deep)] * cut / 100;
+use super::probcut_fit::{FIT_EMPTIES, MEAN, SIGMA};
+
+/// The depth of the shallow search that predicts a node of `n` empties:
+/// the evaluation alone below [`PROBCUT_DEEP_EMPTIES`], two plies from
+/// there.
+#[inline]
+pub fn shallow_depth(n: u32) -> u32 {
+    if n >= PROBCUT_DEEP_EMPTIES {
+        2
+    } else {
+        0
+    }
+}
+
+/// `n` moved inside the fitted empties, keeping its parity.
+fn fitted_empties(n: u32) -> u32 {
+    let (lo, hi) = FIT_EMPTIES;
+    if n < lo {
+        lo + (n + lo) % 2
+    } else if n > hi {
+        hi - (n + hi) % 2
+    } else {
+        n
+    }
+}
+
+/// The fitted standard deviation of (exact score - depth-`d` value) at `n`
+/// empties, in discs (`train probcut`, docs/endgame.md).
+pub fn sigma(n: u32, d: u32) -> f64 {
+    let (n, d) = (f64::from(fitted_empties(n)), f64::from(d));
+    let g = n - d;
+    SIGMA[0] + SIGMA[1] * d + SIGMA[2] * g + SIGMA[3] * g * g
+}
+
+/// The fitted mean of (exact score - depth-`d` value) at `n` empties, in
+/// discs: it alternates with the parities of `n` and `d` (the side that
+/// moves last at the leaves gains).
+pub fn mean(n: u32, d: u32) -> f64 {
+    let n = fitted_empties(n);
+    let m = &MEAN[(n % 2) as usize][(d % 2) as usize];
+    let (n, d) = (f64::from(n), f64::from(d));
+    m[0] + m[1] * n + m[2] * n * n + m[3] * d
+}
+
+/// What a pass's cut needs at one count of empties: the shallow depth, the
+/// margin (`cut`/100 deviations) and the mean error, in 1/[`SCALE`] discs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CutRule {
+    /// The shallow search's depth.
+    pub depth: u8,
+    /// How far beyond the window the estimate must lie.
+    pub margin: i32,
+    /// The mean error, added to the shallow value to estimate the score.
+    pub mean: i32,
+}
+
+/// The rules of a pass at `cut` for every count of empties.
+pub fn cut_rules(cut: i32) -> [CutRule; 61] {
+    core::array::from_fn(|n| {
+        let n = n as u32;
+        let d = shallow_depth(n);
+        let scale = f64::from(SCALE);
+        CutRule {
+            depth: d as u8,
+            margin: (sigma(n, d) * f64::from(cut) / 100.0 * scale).round() as i32,
+            mean: (mean(n, d) * scale).round() as i32,
+        }
+    })
+}
+
+/// Probcut: the shallow value of (p, o), corrected by the mean error,
+/// `rule.margin` above `beta` or below `alpha` gives that bound as the
+/// result.
+#[inline(always)]
+pub fn probcut_bound(p: u64, o: u64, alpha: i32, beta: i32, rule: CutRule) -> Option<i32> {
+    let margin = rule.margin;
     // The shallow value plus the mean error estimates the exact score.
-    let mean = PROBCUT_MEAN[usize::from(deep)][(n & 1) as usize];
+    let mean = rule.mean;
     let (high, low) = (beta * SCALE + margin - mean, alpha * SCALE - margin - mean);
     let reach = 64 * SCALE;
     if high > reach && low < -reach {
         return None;
     }
-    let depth = if deep { 2 } else { 0 };
     // Only which side of `low..high` the value lies on matters: a
     // fail-soft search with that window tells it.
-    let v = eval_search(p, o, depth, low, high);
+    let v = eval_search(p, o, u32::from(rule.depth), low, high);
     if v >= high && beta < 64 {
         Some(beta)
     } else if v <= low && alpha > -64 {

@@ -4,12 +4,15 @@
 
 use crate::cli::Options;
 use crate::command::transition::transcripts;
-use crate::probcut::{self, Appender, Checked, Row};
+use crate::probcut::{self, Appender, Row};
+use othello::search::endgame::calibration::{claimed, Checked};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Where the measured rows go when `--values` is not given.
 pub const DEFAULT_VALUES: &str = "train/corpus/probcut-values.txt";
+/// Where the fit is written when `--out` is not given.
+pub const FIT_PATH: &str = "src/search/endgame/probcut_fit.rs";
 /// The empties measured when `--empties` is not given: from where the
 /// selective solve's cuts start to its deepest roots.
 pub const DEFAULT_EMPTIES: (u32, u32) = (8, 24);
@@ -86,7 +89,28 @@ pub fn run(o: &Options) -> Result<(), String> {
         ));
     }
     print!("{}", report(&rows));
+    let cells = crate::probcut_fit::cells(&rows);
+    let fit = crate::probcut_fit::fit(&cells);
+    print!("{}", crate::probcut_fit::report(&cells, &fit));
+    let out = o.out.clone().unwrap_or_else(|| PathBuf::from(FIT_PATH));
+    std::fs::write(&out, fit_source(&rows, &values.display().to_string()))
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("wrote {}", out.display());
     Ok(())
+}
+
+/// The fit's source file from `rows`, read from `values` (named in its
+/// provenance).
+pub fn fit_source(rows: &[Row], values: &str) -> String {
+    let fit = crate::probcut_fit::fit(&crate::probcut_fit::cells(rows));
+    let how = format!(
+        "{} positions of real games ({values}), {}-{} empties, shallow depths 0-{}.",
+        rows.len(),
+        fit.empties.0,
+        fit.empties.1,
+        rows.iter().map(|r| r.values.len()).min().unwrap_or(1) - 1
+    );
+    crate::probcut_fit::rust_source(&fit, &how)
 }
 
 /// The errors (exact - shallow value, discs) by empties and depth: count,
@@ -150,7 +174,7 @@ fn check(o: &Options) -> Result<(), String> {
         here.truncate(c.per_empties);
         roots.extend(here);
     }
-    let cuts = othello::search::endgame::ID_CUTS;
+    let cuts = othello::search::alphabeta::PASS_CUTS;
     eprintln!(
         "{} games, {} roots ({}-{} empties), passes {cuts:?}",
         games.len(),
@@ -193,7 +217,7 @@ pub fn check_report(cuts: &[i32], checked: &[Checked]) -> String {
             lo * 100.0,
             hi * 100.0,
             two * 100.0,
-            (0.5 + two / 2.0) * 100.0
+            claimed(cut) * 100.0
         );
     }
     s += "\nconfirmed by empties of the cut node (verified: share)\n";
@@ -234,4 +258,20 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64, f64) {
     let centre = (p + z * z / (2.0 * n)) / denom;
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
     (p, (centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `train probcut` without `--from` rebuilds the committed fit from the
+    /// committed values, byte for byte.
+    #[test]
+    fn the_committed_fit_rebuilds_from_the_committed_values() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let rows = read_rows(&root.join(DEFAULT_VALUES)).unwrap();
+        assert!(rows.len() > 5000, "{}", rows.len());
+        let committed = std::fs::read_to_string(root.join(FIT_PATH)).unwrap();
+        assert_eq!(fit_source(&rows, DEFAULT_VALUES), committed);
+    }
 }
