@@ -90,3 +90,60 @@ fn the_tool_refuses_bad_input() {
     assert!(err.contains("--bogus"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The kinds table: exact solves are counted as proven, a midgame search
+/// (no solve) as midgame, each with its mean loss; a pass of the solver
+/// is named by its confidence.
+#[test]
+fn the_tool_tells_the_answers_kinds() {
+    let kinds = |out: &str| -> Vec<String> {
+        let at = out.find("answers by kind").expect("a kinds table");
+        out[at..].lines().map(str::to_string).collect()
+    };
+    let (status, out, err) = tool(&[SAMPLE, "--depth", "1", "--exact", "30"]);
+    assert_eq!(status, 0, "{err}");
+    let table = kinds(&out);
+    assert!(
+        table[1].split_whitespace().eq(["empties", "proven"]),
+        "{out}"
+    );
+    let row: Vec<&str> = table[2].split_whitespace().collect();
+    assert_eq!(row, ["20", "4", "/", "0.00", "/", row[5]], "{out}");
+    let (status, out, err) = tool(&[SAMPLE, "--depth", "2", "--exact", "0", "--list"]);
+    assert_eq!(status, 0, "{err}");
+    let table = kinds(&out);
+    assert!(
+        table[1].split_whitespace().eq(["empties", "midgame"]),
+        "{out}"
+    );
+    // The midgame column's mean loss is the table's.
+    let mean = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("20 "))
+        .and_then(|l| l.split_whitespace().nth(2).map(str::to_string))
+        .unwrap();
+    let row: Vec<&str> = table[2].split_whitespace().collect();
+    assert_eq!((row[1], row[3]), ("4", mean.as_str()), "{out}");
+}
+
+/// The passes mode times each pass: with a generous cap every pass and
+/// the exact search finish on the sample, the exact search loses nothing,
+/// and a bad list of cuts is refused.
+#[test]
+fn the_passes_mode_runs_every_pass() {
+    let (status, out, err) = tool(&[SAMPLE, "--passes", "110,200", "--cap-ms", "60000", "--list"]);
+    assert_eq!(status, 0, "{err}");
+    let listed: Vec<&str> = out.lines().take(4).collect();
+    for line in &listed {
+        assert!(line.contains(" 73% ") && line.contains(" 95% "), "{line}");
+        assert!(line.contains("exact") && line.ends_with("loss 0"), "{line}");
+    }
+    let header = out.lines().find(|l| l.contains("cut 110 (73%)")).unwrap();
+    assert!(
+        header.contains("cut 200 (95%)") && header.contains("exact"),
+        "{out}"
+    );
+    let (status, _, err) = tool(&[SAMPLE, "--passes", "110,x"]);
+    assert_eq!(status, 2);
+    assert!(err.contains("--passes"), "{err}");
+}

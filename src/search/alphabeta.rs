@@ -4,7 +4,7 @@
 //! evaluation and the opponent's replies), and an exact solve when few
 //! empties remain.
 
-use super::endgame::Solver;
+use super::endgame::{Solution, Solver};
 use super::mpc;
 use super::tt::{Bound, Entry, Table, DEFAULT_BITS};
 use super::{Limits, Score, SearchResult, Strategy};
@@ -32,7 +32,7 @@ pub const EXACT_EMPTIES: u32 = 20;
 /// plays. Selective solves at 23 empties as well lost more on the
 /// transition bench than the midgame search there (1.20 discs a move
 /// against 0.60-0.95; docs/endgame.md, "The transition").
-pub const SELECTIVE_EMPTIES: u32 = 22;
+pub const SELECTIVE_EMPTIES: u32 = 23;
 /// The cut threshold of that search, in hundredths of a standard
 /// deviation. On the transition bench (135 ms turns) 200 lost 0.38 discs
 /// a move at 21-23 empties against 0.43 with 275: its last pass finishes
@@ -45,7 +45,15 @@ pub const SELECTIVE_CUT: i32 = 200;
 /// bench at 21 empties main lost 0.65 discs a move with them played, 0.15
 /// with the midgame search answering instead (docs/endgame.md, "The
 /// transition"; the issue's two reproducers were such moves).
-pub const MIN_PLAYED_CUT: i32 = 200;
+pub const MIN_PLAYED_CUT: i32 = 110;
+/// The selective passes of a turn's solve, in hundredths of a standard
+/// deviation of the cut's fitted error (docs/endgame.md, "The selective
+/// solve's cut, calibrated"): about 73%, 87%, 95% and 98% confidence
+/// ([`super::endgame::confidence`]); the exact search follows them.
+pub const PASS_CUTS: &[i32] = &[50, 110, 150, 200, 233];
+/// The share of the budget the first pass may take: when it cannot
+/// finish in it, the midgame search gets the rest of the turn.
+pub const FIRST_PASS_SHARE: f64 = 0.6;
 /// Share of the move's budget the solve may take before the midgame search
 /// takes over with the rest (a solve that finishes no pass is rare at
 /// these counts, and the midgame search then plays quickly).
@@ -455,11 +463,15 @@ impl AlphaBeta {
 }
 
 impl AlphaBeta {
-    /// An exact solve from [`EXACT_EMPTIES`] (as set) down, a selective
-    /// solve up to [`SELECTIVE_EMPTIES`], each after its selective passes
-    /// ([`Solver::solve_passes`]): the widest search that finished within
-    /// [`SOLVE_SHARE`] of the budget is played. When none did, `deadline`
-    /// becomes the rest of the budget for the midgame search.
+    /// The solve of a turn near the end: from [`SELECTIVE_EMPTIES`] empties
+    /// down (or `--exact`'s, if more), selective passes of rising
+    /// confidence ([`PASS_CUTS`]) and then the exact search, each ordering
+    /// the next through the table; the widest that finishes is played.
+    /// The first pass may take [`FIRST_PASS_SHARE`] of the budget: when it
+    /// cannot finish in it, the midgame search gets the rest of the turn
+    /// (`deadline` becomes that). A fixed depth (or no time limit) solves
+    /// exactly from the exact empties down, and selectively at
+    /// [`SELECTIVE_CUT`] above.
     fn try_solve(
         &mut self,
         board: &Board,
@@ -468,31 +480,50 @@ impl AlphaBeta {
         fixed_depth: bool,
     ) -> Option<SearchResult> {
         let empties = board.empty_count();
-        let top = if fixed_depth {
-            self.exact_empties
-        } else {
-            SELECTIVE_EMPTIES.max(self.exact_empties)
-        };
-        if self.exact_empties == 0 || empties > top {
+        if self.exact_empties == 0 {
             return None;
         }
-        let cut = (empties > self.exact_empties).then_some(SELECTIVE_CUT);
         let start = *deadline;
-        let solver = self.solver();
-        solver.set_deadline(if start.is_unlimited() {
-            start
-        } else {
-            Deadline::new(start.start(), start.budget().mul_f64(SOLVE_SHARE))
-        });
-        let solution = solver.solve_passes(board, moves, false, cut);
-        self.nodes = solver.nodes();
-        if !start.is_unlimited() {
-            *deadline = Deadline::new(Instant::now(), start.remaining());
+        if fixed_depth || start.is_unlimited() {
+            if empties > self.exact_empties && (fixed_depth || empties > SELECTIVE_EMPTIES) {
+                return None;
+            }
+            let cut = (empties > self.exact_empties).then_some(SELECTIVE_CUT);
+            let solver = self.solver();
+            solver.set_deadline(start);
+            let sol = solver.solve_passes(board, moves, false, cut)?;
+            return Some(self.solved(sol, empties, &start));
         }
-        // A narrower pass's move is not played: on the transition bench
-        // it lost more than the midgame search's (docs/endgame.md).
-        let sol = solution.filter(|s| s.cut.is_none_or(|c| c >= MIN_PLAYED_CUT))?;
-        Some(SearchResult {
+        if empties > SELECTIVE_EMPTIES.max(self.exact_empties) {
+            return None;
+        }
+        // The passes, then the exact search (`None`).
+        let mut schedule = [None; PASS_CUTS.len() + 1];
+        for (pass, &cut) in schedule.iter_mut().zip(PASS_CUTS) {
+            *pass = Some(cut);
+        }
+        let first = Deadline::new(start.start(), start.budget().mul_f64(FIRST_PASS_SHARE));
+        let rest = Deadline::new(start.start(), start.budget().mul_f64(SOLVE_SHARE));
+        let worth = |cut: Option<i32>| cut.is_none_or(|c| c >= MIN_PLAYED_CUT);
+        let solver = self.solver();
+        let solution = solver.run_passes_while(board, moves, false, &schedule, &mut |done| {
+            Some(if done.iter().any(|p| worth(p.cut)) {
+                rest
+            } else {
+                first
+            })
+        });
+        self.nodes += self.solver().nodes();
+        if let Some(sol) = solution.filter(|s| worth(s.cut)) {
+            return Some(self.solved(sol, empties, &start));
+        }
+        *deadline = Deadline::new(Instant::now(), start.remaining());
+        None
+    }
+
+    /// The result of a solve.
+    fn solved(&self, sol: Solution, empties: u32, start: &Deadline) -> SearchResult {
+        SearchResult {
             best: sol.best,
             score: match sol.cut {
                 None => Score::Exact(sol.score),
@@ -502,35 +533,46 @@ impl AlphaBeta {
                 },
             },
             depth: empties,
-            nodes: sol.nodes,
+            nodes: self.nodes.max(sol.nodes),
             elapsed: start.elapsed(),
-        })
-    }
-}
-
-impl Strategy for AlphaBeta {
-    fn name(&self) -> &'static str {
-        "alphabeta"
-    }
-
-    fn choose(&mut self, board: &Board, moves: Bitboard, limits: &Limits) -> SearchResult {
-        self.nodes = 0;
-        self.aborted = false;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-
-        // Few empties: prove the result instead of estimating it.
-        let mut start = limits.deadline;
-        let fixed_depth = limits.depth.is_some();
-        if !fixed_depth || self.fixed_depth_solves {
-            if let Some(result) = self.try_solve(board, moves, &mut start, fixed_depth) {
-                return result;
-            }
         }
+    }
 
-        self.deadline = start;
+    /// The result of the midgame search: `best` with `score` (evaluation
+    /// units) at `depth`.
+    fn midgame_result(
+        &self,
+        best: Square,
+        score: i32,
+        depth: u32,
+        start: &Deadline,
+    ) -> SearchResult {
+        SearchResult {
+            best,
+            score: if self.selective {
+                Score::Selective(score as f64 / SCALE as f64)
+            } else {
+                Score::Estimate(score as f64 / SCALE as f64)
+            },
+            depth,
+            nodes: self.nodes,
+            elapsed: start.elapsed(),
+        }
+    }
+
+    /// Iterative deepening under `self.deadline` (its soft limit ends it
+    /// between iterations), to `max_depth` if given: the best move, its
+    /// score and the depth of the last completed iteration.
+    fn iterate(
+        &mut self,
+        board: &Board,
+        moves: Bitboard,
+        max_depth: Option<u32>,
+    ) -> (Square, i32, u32) {
+        let fixed_depth = max_depth.is_some();
         let mut root_moves: Vec<Square> = moves.squares().collect();
         let mut result = (root_moves[0], 0, 0u32);
-        let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut max_depth = max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         if !fixed_depth && root_moves.len() == 1 {
             // The only move: nothing to decide, only a score to show.
             max_depth = 1;
@@ -552,16 +594,30 @@ impl Strategy for AlphaBeta {
                 break;
             }
         }
-        SearchResult {
-            best: result.0,
-            score: if self.selective {
-                Score::Selective(result.1 as f64 / SCALE as f64)
-            } else {
-                Score::Estimate(result.1 as f64 / SCALE as f64)
-            },
-            depth: result.2,
-            nodes: self.nodes,
-            elapsed: limits.deadline.elapsed(),
+        result
+    }
+}
+
+impl Strategy for AlphaBeta {
+    fn name(&self) -> &'static str {
+        "alphabeta"
+    }
+
+    fn choose(&mut self, board: &Board, moves: Bitboard, limits: &Limits) -> SearchResult {
+        self.nodes = 0;
+        self.aborted = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+
+        // Few empties: prove the result instead of estimating it.
+        let mut start = limits.deadline;
+        let fixed_depth = limits.depth.is_some();
+        if !fixed_depth || self.fixed_depth_solves {
+            if let Some(result) = self.try_solve(board, moves, &mut start, fixed_depth) {
+                return result;
+            }
         }
+        self.deadline = start;
+        let (best, score, depth) = self.iterate(board, moves, limits.depth);
+        self.midgame_result(best, score, depth, &limits.deadline)
     }
 }
