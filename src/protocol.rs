@@ -17,8 +17,7 @@ pub const MSG_MAX_CHARS: usize = 12;
 /// The bot's MSG text for a search's result, at most [`MSG_MAX_CHARS`]:
 /// what was searched, the score, then the milliseconds, for example
 /// `d9 +4 31ms` (`s9 +4 31ms` when selective), `e18 =+6 90ms` (exact),
-/// `e21 ~+6 40ms` (selective to the end, or the widest pass of an exact
-/// solve that could not finish) or
+/// `e21~95 +6 40` (selective to the end, the pass at 95% confidence) or
 /// `12kp 55%` (playouts). When that is too long the `ms` goes, then the end
 /// of the time: the score always shows.
 pub fn message(r: &SearchResult) -> String {

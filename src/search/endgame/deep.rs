@@ -270,14 +270,7 @@ impl Solver {
         if self.probcut.is_some() && n >= PROBCUT_MIN_EMPTIES {
             let rule = self.cut_rules[n as usize];
             if let Some(bound) = probcut_bound(p, o, alpha, beta, rule) {
-                if let Some(cuts) = &mut self.cuts {
-                    cuts.push(Cut {
-                        player: p,
-                        opponent: o,
-                        bound,
-                        high: bound >= beta,
-                    });
-                }
+                self.note_cut(p, o, bound, bound >= beta);
                 return bound;
             }
         }

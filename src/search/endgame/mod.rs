@@ -41,6 +41,9 @@ use crate::square::Square;
 use crate::time::{Deadline, NODES_PER_CLOCK_CHECK};
 use std::time::{Duration, Instant};
 
+// The calibration check (`train probcut --check`, tests), not part of the
+// submission.
+#[cfg(not(cargo_equip))]
 pub mod calibration;
 mod deep;
 mod last;
@@ -91,8 +94,12 @@ pub const SORT_SEARCH_EMPTIES: u32 = 18;
 /// plies everywhere; callgrind 222.0 G instructions against 229.1 G).
 pub const SORT_DEEPER_EMPTIES: u32 = 22;
 /// From this many empties up, a selective solve (probcut) tries to cut a
-/// node on an evaluated shallow search before searching it.
-pub const PROBCUT_MIN_EMPTIES: u32 = 10;
+/// node on an evaluated shallow search before searching it. From 8 rather
+/// than 10 (issue 47, docs/endgame.md "Speed"): the passes at 22 empties
+/// reached 95% in 89-94 ms instead of 107-108 (median, tuning and
+/// strong-play benches), and the bot lost 0.43 / 0.51 discs a move at
+/// 21-23 empties on those benches instead of 0.47 / 0.57.
+pub const PROBCUT_MIN_EMPTIES: u32 = 8;
 /// From this many empties up, that shallow search looks two plies ahead;
 /// below, it is the evaluation alone (cheaper, less accurate).
 pub const PROBCUT_DEEP_EMPTIES: u32 = 16;
@@ -242,7 +249,8 @@ pub struct Solver {
     passes: Vec<Pass>,
     /// When the last solve began.
     started: Instant,
-    /// Where the selective searches' cuts are recorded, if anywhere.
+    /// Where the selective searches' cuts are recorded, if anywhere (the
+    /// calibration check's).
     cuts: Option<Vec<Cut>>,
     /// The current pass's cut rules by empties (`probcut::cut_rules`).
     cut_rules: [probcut::CutRule; 61],
@@ -301,13 +309,29 @@ impl Solver {
     }
 
     /// Starts (`true`) or stops recording the selective searches' cuts.
+    #[cfg(not(cargo_equip))]
     pub fn record_cuts(&mut self, on: bool) {
         self.cuts = on.then(Vec::new);
     }
 
     /// The cuts recorded since the last call (none when not recording).
+    #[cfg(not(cargo_equip))]
     pub fn take_cuts(&mut self) -> Vec<Cut> {
         self.cuts.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// Records a cut at (p, o) that returned `bound`, a lower bound if
+    /// `high`, when recording.
+    #[inline(always)]
+    fn note_cut(&mut self, p: u64, o: u64, bound: i32, high: bool) {
+        if let Some(cuts) = &mut self.cuts {
+            cuts.push(Cut {
+                player: p,
+                opponent: o,
+                bound,
+                high,
+            });
+        }
     }
 
     /// The passes the last solve finished, in order (its selective passes,
@@ -492,6 +516,7 @@ pub fn normal_within(cut: i32) -> f64 {
 /// selective solve's probcut runs (pattern evaluation at the leaves, exact
 /// scores where the game ends), with a full window, in 1/[`SCALE`] discs:
 /// what `train probcut` fits the cut's deviations on.
+#[cfg(not(cargo_equip))]
 pub fn shallow_value(board: &Board, depth: u32) -> i32 {
     probcut::eval_search(
         board.player,

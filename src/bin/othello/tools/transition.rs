@@ -14,7 +14,8 @@
 use crate::cli::{self, BotOptions, Command};
 use othello::board::Board;
 use othello::search::alphabeta::AlphaBeta;
-use othello::search::endgame::{confidence, Pass, ID_CUTS as PASS_CUTS};
+use othello::search::alphabeta::PASS_CUTS;
+use othello::search::endgame::{confidence, Pass};
 use othello::search::{self, Score, SearchResult, Strategy};
 use othello::time::turn_budget_ms;
 use othello::time::Deadline;
