@@ -188,3 +188,47 @@ fn a_restricted_move_set_is_respected() {
         }
     }
 }
+
+/// A fixed depth with a time limit and an exact solve that cannot finish
+/// in it (`--depth N --time-ms T --exact E`): the solve gives up at its
+/// share of the budget and the midgame search answers with the rest. It
+/// used to get the whole budget and play its 38% pass (the test failed
+/// with `Probable { cut: 50 }`), or with none finished leave the midgame
+/// search past its limit with no iteration done (depth 0).
+#[test]
+fn a_timed_fixed_depth_solve_that_cannot_finish_leaves_the_midgame_search_time() {
+    // 26 empties: an exact solve takes seconds, far over the 100 ms here.
+    let boards = random_positions(26, 6, 34);
+    let boards: Vec<Board> = boards
+        .into_iter()
+        .filter(|b| b.empty_count() == 26)
+        .collect();
+    assert!(boards.len() >= 3);
+    for board in boards {
+        let mut ab = AlphaBeta::new(Evaluator::new(EvalKind::Pattern, 0));
+        ab.set_exact_empties(26);
+        ab.set_fixed_depth_solves(true);
+        let limits = Limits {
+            deadline: othello::time::Deadline::from_now_ms(100),
+            depth: Some(3),
+            nodes: None,
+        };
+        let r = ab.choose(&board, board.moves(), &limits);
+        assert!(board.is_legal(r.best));
+        assert!(
+            matches!(r.score, Score::Selective(_) | Score::Estimate(_)),
+            "{r:?}"
+        );
+        assert!(r.depth >= 1, "the midgame search had no time: {r:?}");
+    }
+}
+
+/// The turn's passes rise (the widest finished is the last finished) and
+/// the first, which only orders the next, is narrower than any pass the
+/// bot plays; the next is played.
+#[test]
+fn the_turns_passes_rise_and_only_the_first_is_never_played() {
+    use othello::search::alphabeta::{MIN_PLAYED_CUT, PASS_CUTS};
+    assert!(PASS_CUTS.windows(2).all(|w| w[0] < w[1]), "{PASS_CUTS:?}");
+    assert!(PASS_CUTS[0] < MIN_PLAYED_CUT && MIN_PLAYED_CUT <= PASS_CUTS[1]);
+}

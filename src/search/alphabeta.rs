@@ -17,46 +17,52 @@ use crate::square::Square;
 use crate::time::{Deadline, NODES_PER_CLOCK_CHECK};
 use std::time::Instant;
 
-/// At most this many empties, the bot solves exactly instead of estimating;
-/// from [`ID_MIN_EMPTIES`](super::endgame::ID_MIN_EMPTIES) up the solve's
-/// selective passes come first, and when the exact solve cannot finish
-/// the widest pass that did is played if it is at least
-/// [`MIN_PLAYED_CUT`]. Measured in docs/endgame.md
-/// (`examples/endgame_turns.rs`, warm tables, 90 ms: proven at 17 empties
-/// always, at 18 99%, 19 91%, 20 58%; the rest a pass's move at 19-20,
-/// the midgame search's at 18).
+/// At most this many empties, a solve with no time limit (or at a fixed
+/// depth) is exact. A timed turn runs the passes of [`PASS_CUTS`] and then
+/// the exact search at every count up to [`SELECTIVE_EMPTIES`]; when the
+/// exact search cannot finish, the widest pass that did is played if it is
+/// at least [`MIN_PLAYED_CUT`]. Measured in docs/endgame.md before those
+/// passes (`examples/endgame_turns.rs`, warm tables, 90 ms: proven at 17
+/// empties always, at 18 99%, 19 91%, 20 58%); with them, on the
+/// strong-play bench at 135 ms, 49 of 60 proven at 20 ("From 23 empties
+/// down").
 pub const EXACT_EMPTIES: u32 = 20;
-/// At most this many empties (and more than [`EXACT_EMPTIES`]), the bot
-/// tries a selective search to the end ([`Solver::solve_selective`]) and
-/// plays its move if its last pass finished; else the midgame search
-/// plays. Selective solves at 23 empties as well lost more on the
-/// transition bench than the midgame search there (1.20 discs a move
-/// against 0.60-0.95; docs/endgame.md, "The transition").
+/// At most this many empties a timed turn runs the solve's passes
+/// ([`PASS_CUTS`], then exact) before any midgame search. 23 (was 22)
+/// since issue 47: on the tuning bench at 23 empties the passes lost 0.59
+/// discs a move against 0.76 for the midgame search alone, at 24 on the
+/// self-play bench 0.80 against 0.50 (docs/endgame.md, "The turn").
 pub const SELECTIVE_EMPTIES: u32 = 23;
-/// The cut threshold of that search, in hundredths of a standard
-/// deviation. On the transition bench (135 ms turns) 200 lost 0.38 discs
+/// The cut of a selective solve with no time limit (above the exact
+/// empties), in hundredths of a standard deviation; timed turns use
+/// [`PASS_CUTS`]. On the transition bench (135 ms turns) 200 lost 0.38 discs
 /// a move at 21-23 empties against 0.43 with 275: its last pass finishes
 /// more often in time (at 22 empties, mean 100 against 118 ms), and with
 /// no time limit it lost 0.15 at 22 (275: 0.00, 150: 0.50).
 pub const SELECTIVE_CUT: i32 = 200;
-/// A selective result is played only from this cut up (a proof always
-/// is). The narrower passes (50, 100) that run first to order the moves
-/// are not played when the wider ones do not finish: on the transition
-/// bench at 21 empties main lost 0.65 discs a move with them played, 0.15
-/// with the midgame search answering instead (docs/endgame.md, "The
-/// transition"; the issue's two reproducers were such moves).
+/// A selective result is played only from this cut up, the 73% pass (a
+/// proof always is); the 38% pass (cut 50) only orders the next. Issue 43
+/// found narrow passes' moves worse than the midgame search's (at 21
+/// empties 0.65 discs a move against 0.15 with the old cuts 50, 100); with
+/// the fitted cut, playing from 73% or from 87% was level over 21-23
+/// empties on the tuning bench (0.35 / 0.61 / 0.59 against 0.36 / 0.53 /
+/// 0.64 at 21 / 22 / 23; docs/endgame.md, "The turn").
 pub const MIN_PLAYED_CUT: i32 = 110;
-/// The selective passes of a turn's solve, in hundredths of a standard
-/// deviation of the cut's fitted error (docs/endgame.md, "The selective
-/// solve's cut, calibrated"): about 73%, 87%, 95% and 98% confidence
-/// ([`super::endgame::confidence`]); the exact search follows them.
+/// The selective passes of a turn's solve, rising, in hundredths of a
+/// standard deviation of the cut's fitted error (docs/endgame.md, "The
+/// selective solve's cut, calibrated"): about 38% (only orders the next;
+/// 2-5 ms at 22 empties, it cut the 73% pass from 30 to 18 ms), 73%, 87%,
+/// 95% and 98% confidence ([`super::endgame::confidence`]); the exact
+/// search follows them. The widest finished is played.
 pub const PASS_CUTS: &[i32] = &[50, 110, 150, 200, 233];
-/// The share of the budget the first pass may take: when it cannot
-/// finish in it, the midgame search gets the rest of the turn.
+/// The share of the budget the passes may take until one worth playing
+/// (from [`MIN_PLAYED_CUT`]) has finished: when none has by then, the
+/// midgame search gets the rest of the turn (at least 40%, not the tenth
+/// it had before issue 47).
 pub const FIRST_PASS_SHARE: f64 = 0.6;
-/// Share of the move's budget the solve may take before the midgame search
-/// takes over with the rest (a solve that finishes no pass is rare at
-/// these counts, and the midgame search then plays quickly).
+/// Share of the move's budget the passes after the first playable one
+/// (and a timed solve at a fixed depth) may take; the widest finished by
+/// then is played, and the rest of the turn is the reply's margin.
 pub const SOLVE_SHARE: f64 = 0.9;
 /// Deepest iteration of iterative deepening.
 pub const MAX_DEPTH: u32 = 60;
@@ -462,16 +468,25 @@ impl AlphaBeta {
     }
 }
 
+/// Whether a timed turn plays a solve's result of this pass: a proof
+/// (`None`) or a pass from [`MIN_PLAYED_CUT`] up.
+fn playable(cut: Option<i32>) -> bool {
+    cut.is_none_or(|c| c >= MIN_PLAYED_CUT)
+}
+
 impl AlphaBeta {
     /// The solve of a turn near the end: from [`SELECTIVE_EMPTIES`] empties
     /// down (or `--exact`'s, if more), selective passes of rising
     /// confidence ([`PASS_CUTS`]) and then the exact search, each ordering
-    /// the next through the table; the widest that finishes is played.
-    /// The first pass may take [`FIRST_PASS_SHARE`] of the budget: when it
-    /// cannot finish in it, the midgame search gets the rest of the turn
-    /// (`deadline` becomes that). A fixed depth (or no time limit) solves
-    /// exactly from the exact empties down, and selectively at
-    /// [`SELECTIVE_CUT`] above.
+    /// the next through the table; the widest that finishes from
+    /// [`MIN_PLAYED_CUT`] up is played. The passes up to the first of those
+    /// may take [`FIRST_PASS_SHARE`] of the budget: when none finishes in
+    /// it, the midgame search gets the rest of the turn (`deadline` becomes
+    /// that). With no time limit the solve is exact from the exact empties
+    /// down and selective at [`SELECTIVE_CUT`] up to [`SELECTIVE_EMPTIES`];
+    /// a fixed depth solves only from the exact empties, exactly, and with a
+    /// time limit too in [`SOLVE_SHARE`] of it, its widest pass played from
+    /// [`MIN_PLAYED_CUT`] up, else the midgame search taking the rest.
     fn try_solve(
         &mut self,
         board: &Board,
@@ -489,10 +504,21 @@ impl AlphaBeta {
                 return None;
             }
             let cut = (empties > self.exact_empties).then_some(SELECTIVE_CUT);
+            let limit = if start.is_unlimited() {
+                start
+            } else {
+                Deadline::new(start.start(), start.budget().mul_f64(SOLVE_SHARE))
+            };
             let solver = self.solver();
-            solver.set_deadline(start);
-            let sol = solver.solve_passes(board, moves, false, cut)?;
-            return Some(self.solved(sol, empties, &start));
+            solver.set_deadline(limit);
+            let solution = solver.solve_passes(board, moves, false, cut);
+            if let Some(sol) = solution.filter(|s| start.is_unlimited() || playable(s.cut)) {
+                return Some(self.solved(sol, empties, &start));
+            }
+            if !start.is_unlimited() {
+                *deadline = Deadline::new(Instant::now(), start.remaining());
+            }
+            return None;
         }
         if empties > SELECTIVE_EMPTIES.max(self.exact_empties) {
             return None;
@@ -504,17 +530,16 @@ impl AlphaBeta {
         }
         let first = Deadline::new(start.start(), start.budget().mul_f64(FIRST_PASS_SHARE));
         let rest = Deadline::new(start.start(), start.budget().mul_f64(SOLVE_SHARE));
-        let worth = |cut: Option<i32>| cut.is_none_or(|c| c >= MIN_PLAYED_CUT);
         let solver = self.solver();
         let solution = solver.run_passes_while(board, moves, false, &schedule, &mut |done| {
-            Some(if done.iter().any(|p| worth(p.cut)) {
+            Some(if done.iter().any(|p| playable(p.cut)) {
                 rest
             } else {
                 first
             })
         });
         self.nodes += self.solver().nodes();
-        if let Some(sol) = solution.filter(|s| worth(s.cut)) {
+        if let Some(sol) = solution.filter(|s| playable(s.cut)) {
             return Some(self.solved(sol, empties, &start));
         }
         *deadline = Deadline::new(Instant::now(), start.remaining());

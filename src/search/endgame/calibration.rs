@@ -45,8 +45,11 @@ pub fn claimed(cut: i32) -> f64 {
 }
 
 /// Checks the passes `cuts` on `board` (which must have a move), run one
-/// after the other on `selective` as the bot runs them (its table cleared
-/// first), each pass's decisions recorded; at most `per_pass` of each
+/// after the other on `selective` (its table cleared first, kept between
+/// the passes as in the bot's turn, but each pass a solve of its own: no
+/// root aspiration around the previous pass's score and no 38% pass
+/// first, so the decisions are those of each pass's own windows), each
+/// pass's decisions recorded; at most `per_pass` of each
 /// pass's distinct decisions, drawn with `rng`, are solved exactly with
 /// `exact`. One tally per pass, in the order of `cuts`.
 pub fn check_board(

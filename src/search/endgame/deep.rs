@@ -17,6 +17,12 @@ use super::{last::*, probcut::*, table::*, *};
 /// medians of the 87% and 95% passes 2.21 -> 2.05 M and 4.06 -> 3.89 M;
 /// 1 and 4 discs did no better).
 const ROOT_ASPIRATION: i32 = 2;
+/// Re-searches of the root with a window narrowed around the last failed
+/// score before the full window is used: a selective pass's score depends
+/// on its window, and without this limit fail-low and fail-high could
+/// alternate without end when no deadline stops the solve (found in
+/// review; an exact pass never needs more than two).
+const ROOT_RESEARCHES: u32 = 2;
 /// Weight of one opponent reply in the fastest-first key.
 const MOBILITY_WEIGHT: i32 = 16;
 /// Extra weight of an opponent reply on a corner.
@@ -57,7 +63,11 @@ impl Solver {
             put_first(&mut list[..count], s.best);
         }
         // Around the previous pass's score (aspiration), widened on the
-        // side it fails: a narrow window first costs fewer nodes.
+        // side it fails: a narrow window first costs fewer nodes. A
+        // selective pass's score depends on its window (probcut returns
+        // its bounds), so a re-search could fail low, then high, then low
+        // again: after `ROOT_RESEARCHES` the window is the full one.
+        let mut researches = 0;
         let (mut lo, mut hi) = match self.passes.last() {
             Some(prev) if !wld => (
                 (prev.score - ROOT_ASPIRATION).max(alpha),
@@ -74,13 +84,18 @@ impl Solver {
             if self.aborted || best >= 64 {
                 return None;
             }
-            if score <= lo && lo > alpha {
+            if researches == ROOT_RESEARCHES
+                && (score <= lo && lo > alpha || score >= hi && hi < beta)
+            {
+                (lo, hi) = (alpha, beta);
+            } else if score <= lo && lo > alpha {
                 (lo, hi) = (alpha, score + 1);
             } else if score >= hi && hi < beta {
                 (lo, hi) = (score - 1, beta);
             } else {
                 break (score, best);
             }
+            researches += 1;
             put_first(&mut list[..count], best);
         };
         if n >= TT_MIN_EMPTIES && self.techniques.table {
