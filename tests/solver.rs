@@ -370,13 +370,21 @@ fn exact_solves_with_and_without_the_selective_passes_agree() {
     }
 }
 
+/// How far a selective solve's score and move may miss on the positions
+/// below: its cut (95%) keeps a bound's decisions 99% of the time
+/// (docs/endgame.md, "Does a cut mean what it says?"), yet a pass makes
+/// thousands of them and may miss by a few discs (after b1 here: 46
+/// against 48 since probcut runs from 8 empties; exact before).
+const SELECTIVE_TOLERANCE: i32 = 4;
+
 /// Above `EXACT_EMPTIES` the bot plays a selective solve's move and shows
-/// its score as probable; with no time limit it finishes, and at its cut
-/// its score here is the exact one.
+/// its score as probable, at its cut; with no time limit it finishes, its
+/// score is within [`SELECTIVE_TOLERANCE`] of the exact one and its move
+/// loses at most that much.
 #[test]
 fn the_bot_solves_selectively_above_the_exact_solves() {
     use othello::eval::{EvalKind, Evaluator};
-    use othello::search::alphabeta::{AlphaBeta, EXACT_EMPTIES, SELECTIVE_EMPTIES};
+    use othello::search::alphabeta::{AlphaBeta, EXACT_EMPTIES, SELECTIVE_CUT, SELECTIVE_EMPTIES};
     use othello::search::{Limits, Score, Strategy};
     const { assert!(SELECTIVE_EMPTIES >= 22 && EXACT_EMPTIES == 20) };
     let p = positions(FFORUM_20_39)
@@ -393,11 +401,20 @@ fn the_bot_solves_selectively_above_the_exact_solves() {
         let r = bot.choose(&board, board.moves(), &Limits::time(Deadline::unlimited()));
         let truth = exact.solve_board(&board, false).unwrap().1;
         assert!(
-            matches!(r.score, Score::Probable { score, .. } if score == truth),
+            matches!(r.score, Score::Probable { score, cut }
+                if cut == SELECTIVE_CUT && (score - truth).abs() <= SELECTIVE_TOLERANCE),
             "after {sq}: {:?} against {truth}",
             r.score
         );
         assert!(board.is_legal(r.best));
+        let after = board.play(r.best);
+        let played = -exact.solve_board(&after, false).unwrap().1;
+        assert!(
+            truth - played <= SELECTIVE_TOLERANCE,
+            "after {sq}: {} loses {} discs",
+            r.best,
+            truth - played
+        );
     }
 }
 
