@@ -488,3 +488,48 @@ fn the_passes_run_until_the_callback_stops_them() {
     assert_eq!(fresh.passes().len(), 2);
     assert_eq!(fresh.passes()[1].best, two.best);
 }
+
+/// The most a single solve below may take before the test calls it a
+/// loop: each takes well under a second; without the root's re-search
+/// limit one of them never ended.
+const LOOP_GUARD_MS: u64 = 60_000;
+
+/// A game of the 2026-11-27 match (game 57 of `docs/endgame.md`'s issue-47
+/// match) that `referee analyze --exact 22` never finished: its judge solves
+/// every position from 22 empties down on one table, all moves and then
+/// the played move alone, and one of those solves re-searched its root
+/// window for ever (a selective pass's score depends on its window, and the
+/// aspiration failed low and high in turn). Each solve must now end, and
+/// the played move alone can score no more than all moves.
+#[test]
+fn the_judges_solves_of_a_game_end() {
+    use othello::Bitboard;
+    const GAME: &str = "d3e3f5c3e2f6d2f3f4g3f2d1c4e1c1b1c2c6d6g5g4h5g1g6g2b3f1h1c5b4b5e7b6e6c7a5\
+                        a6d7d8c8a4e8h4a3a2b2a1a7f8h2h3f7a8g8b8b7g7h6h8h7";
+    let mut solver = Solver::with_table_bits(Deadline::unlimited(), 21);
+    let mut board = Board::start();
+    let mut solved = 0;
+    for word in GAME.as_bytes().chunks(2) {
+        let sq = Square::parse(core::str::from_utf8(word).unwrap()).unwrap();
+        if board.moves().is_empty() {
+            board = board.pass();
+        }
+        if board.empty_count() <= 22 {
+            solver.set_deadline(Deadline::from_now_ms(LOOP_GUARD_MS));
+            let all = solver.solve(&board, board.moves(), false);
+            let all = all.unwrap_or_else(|| panic!("the solve of all moves at {sq} did not end"));
+            solver.set_deadline(Deadline::from_now_ms(LOOP_GUARD_MS));
+            let one = solver.solve(&board, Bitboard::EMPTY.with(sq), false);
+            let one = one.unwrap_or_else(|| panic!("the solve of {sq} alone did not end"));
+            assert!(
+                one.score <= all.score,
+                "{sq}: {} > {}",
+                one.score,
+                all.score
+            );
+            solved += 1;
+        }
+        board = board.play(sq);
+    }
+    assert!(solved >= 20, "{solved} positions solved");
+}

@@ -21,7 +21,9 @@ const ROOT_ASPIRATION: i32 = 2;
 /// score before the full window is used: a selective pass's score depends
 /// on its window, and without this limit fail-low and fail-high could
 /// alternate without end when no deadline stops the solve (found in
-/// review; an exact pass never needs more than two).
+/// review, then seen: `referee analyze --exact 22` never finished game 57
+/// of issue 47's match, test `the_judges_solves_of_a_game_end`; an exact
+/// pass never needs more than two).
 const ROOT_RESEARCHES: u32 = 2;
 /// Weight of one opponent reply in the fastest-first key.
 const MOBILITY_WEIGHT: i32 = 16;
