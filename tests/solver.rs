@@ -506,14 +506,15 @@ fn the_judges_solves_of_a_game_end() {
     use othello::Bitboard;
     const GAME: &str = "d3e3f5c3e2f6d2f3f4g3f2d1c4e1c1b1c2c6d6g5g4h5g1g6g2b3f1h1c5b4b5e7b6e6c7a5\
                         a6d7d8c8a4e8h4a3a2b2a1a7f8h2h3f7a8g8b8b7g7h6h8h7";
+    let game = othello::Game::from_transcript(GAME).unwrap();
     let mut solver = Solver::with_table_bits(Deadline::unlimited(), 21);
     let mut board = Board::start();
     let mut solved = 0;
-    for word in GAME.as_bytes().chunks(2) {
-        let sq = Square::parse(core::str::from_utf8(word).unwrap()).unwrap();
-        if board.moves().is_empty() {
+    for &m in game.history() {
+        let Move::Play(sq) = m else {
             board = board.pass();
-        }
+            continue;
+        };
         if board.empty_count() <= 22 {
             solver.set_deadline(Deadline::from_now_ms(LOOP_GUARD_MS));
             let all = solver.solve(&board, board.moves(), false);

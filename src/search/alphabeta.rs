@@ -504,18 +504,18 @@ impl AlphaBeta {
                 return None;
             }
             let cut = (empties > self.exact_empties).then_some(SELECTIVE_CUT);
-            let limit = if start.is_unlimited() {
-                start
-            } else {
-                Deadline::new(start.start(), start.budget().mul_f64(SOLVE_SHARE))
-            };
+            let timed = !start.is_unlimited();
             let solver = self.solver();
-            solver.set_deadline(limit);
+            solver.set_deadline(if timed {
+                Deadline::new(start.start(), start.budget().mul_f64(SOLVE_SHARE))
+            } else {
+                start
+            });
             let solution = solver.solve_passes(board, moves, false, cut);
-            if let Some(sol) = solution.filter(|s| start.is_unlimited() || playable(s.cut)) {
+            if let Some(sol) = solution.filter(|s| !timed || playable(s.cut)) {
                 return Some(self.solved(sol, empties, &start));
             }
-            if !start.is_unlimited() {
+            if timed {
                 *deadline = Deadline::new(Instant::now(), start.remaining());
             }
             return None;

@@ -86,17 +86,17 @@ impl Solver {
             if self.aborted || best >= 64 {
                 return None;
             }
-            if researches == ROOT_RESEARCHES
-                && (score <= lo && lo > alpha || score >= hi && hi < beta)
-            {
-                (lo, hi) = (alpha, beta);
-            } else if score <= lo && lo > alpha {
-                (lo, hi) = (alpha, score + 1);
-            } else if score >= hi && hi < beta {
-                (lo, hi) = (score - 1, beta);
-            } else {
+            let (low, high) = (score <= lo && lo > alpha, score >= hi && hi < beta);
+            if !low && !high {
                 break (score, best);
             }
+            (lo, hi) = if researches == ROOT_RESEARCHES {
+                (alpha, beta)
+            } else if low {
+                (alpha, score + 1)
+            } else {
+                (score - 1, beta)
+            };
             researches += 1;
             put_first(&mut list[..count], best);
         };
