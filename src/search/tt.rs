@@ -1,6 +1,8 @@
-//! The transposition table: a fixed-size array indexed by a hash of the
-//! position, always-replace, with the full position kept to rule out
-//! collisions.
+//! The transposition table: buckets of two entries indexed by a hash of the
+//! position, the full position kept to rule out collisions. The first entry
+//! of a bucket keeps the deepest result of the current search (or replaces
+//! one of an older search), the second takes whatever the first turned away
+//! (docs/search.md, "Fewer nodes").
 
 use crate::board::Board;
 
@@ -28,17 +30,21 @@ pub struct Entry {
     pub bound: Bound,
     /// The best move found, as a square index (64: none).
     pub best: u8,
+    /// The search that stored it ([`Table::new_search`]); set by
+    /// [`Table::store`].
+    pub date: u8,
 }
 
-/// Default table size: 2^20 entries of 32 bytes, 32 MiB, well inside
+/// Default table size: 2^20 entries of 24 bytes, 24 MiB, well inside
 /// CodinGame's 768 MB.
 pub const DEFAULT_BITS: u32 = 20;
 
-/// A transposition table of `2^bits` entries.
+/// A transposition table of `2^bits` entries, in buckets of two.
 #[derive(Clone, Debug)]
 pub struct Table {
     entries: Vec<Option<Entry>>,
     mask: usize,
+    date: u8,
 }
 
 /// The index hash of a position: two odd multipliers folded together.
@@ -53,11 +59,13 @@ pub fn hash(board: &Board) -> u64 {
 }
 
 impl Table {
-    /// A table of `2^bits` empty entries.
+    /// A table of `2^bits` empty entries (`bits` at least 1).
     pub fn new(bits: u32) -> Table {
+        let bits = bits.max(1);
         Table {
             entries: vec![None; 1 << bits],
-            mask: (1 << bits) - 1,
+            mask: (1 << bits) - 2,
+            date: 0,
         }
     }
 
@@ -66,17 +74,127 @@ impl Table {
         self.entries.iter_mut().for_each(|e| *e = None);
     }
 
+    /// Starts a new search: what earlier ones stored is kept, but gives
+    /// way to what this one stores.
+    pub fn new_search(&mut self) {
+        self.date = self.date.wrapping_add(1);
+    }
+
+    #[inline]
+    fn bucket(&self, board: &Board) -> usize {
+        hash(board) as usize & self.mask
+    }
+
     /// The entry of `board`, if stored.
     #[inline]
     pub fn probe(&self, board: &Board) -> Option<Entry> {
-        let e = self.entries[hash(board) as usize & self.mask]?;
-        (e.board == *board).then_some(e)
+        let i = self.bucket(board);
+        self.entries[i..i + 2]
+            .iter()
+            .flatten()
+            .find(|e| e.board == *board)
+            .copied()
     }
 
-    /// Stores a result, replacing whatever shared the slot.
+    /// Stores a result: over the position's own entry if the bucket has
+    /// one; else in the first entry if that one is older or no deeper, its
+    /// former content moving to the second; else in the second.
     #[inline]
     pub fn store(&mut self, entry: Entry) {
-        let i = hash(&entry.board) as usize & self.mask;
-        self.entries[i] = Some(entry);
+        let entry = Entry {
+            date: self.date,
+            ..entry
+        };
+        let i = self.bucket(&entry.board);
+        let date = self.date;
+        let bucket = &mut self.entries[i..i + 2];
+        if let Some(slot) = bucket
+            .iter_mut()
+            .find(|e| e.is_some_and(|e| e.board == entry.board))
+        {
+            if slot.is_some_and(|e| e.date != date || e.depth <= entry.depth) {
+                *slot = Some(entry);
+            }
+            return;
+        }
+        // The victim: an empty entry, else one of an older search, else
+        // the shallower.
+        let worth =
+            |e: &Option<Entry>| e.map_or((0, 0), |e| (1 + u32::from(e.date == date), e.depth));
+        let victim = usize::from(worth(&bucket[1]) < worth(&bucket[0]));
+        bucket[victim] = Some(entry);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(player: u64, depth: u8) -> Entry {
+        Entry {
+            board: Board::new(player, 1 << 63),
+            score: i32::from(depth),
+            depth,
+            bound: Bound::Exact,
+            best: 64,
+            date: 0,
+        }
+    }
+
+    /// Boards of one bucket of a 2-bucket table.
+    fn same_bucket(table: &Table, n: usize) -> Vec<u64> {
+        let first = table.bucket(&entry(1, 0).board);
+        (1u64..)
+            .filter(|&p| table.bucket(&entry(p, 0).board) == first)
+            .take(n)
+            .collect()
+    }
+
+    fn depth(t: &Table, player: u64) -> Option<u8> {
+        t.probe(&entry(player, 0).board).map(|e| e.depth)
+    }
+
+    #[test]
+    fn a_bucket_keeps_the_deepest() {
+        let mut t = Table::new(2);
+        let b = same_bucket(&t, 3);
+        t.store(entry(b[0], 9));
+        t.store(entry(b[1], 3));
+        t.store(entry(b[2], 2));
+        // The shallower of the two gave way.
+        assert_eq!(
+            (depth(&t, b[0]), depth(&t, b[1]), depth(&t, b[2])),
+            (Some(9), None, Some(2))
+        );
+        t.store(entry(b[1], 10));
+        assert_eq!(
+            (depth(&t, b[0]), depth(&t, b[1]), depth(&t, b[2])),
+            (Some(9), Some(10), None)
+        );
+        // A position's own entry is not replaced by a shallower result of
+        // the same search, and is by a deeper one.
+        t.store(entry(b[1], 4));
+        assert_eq!(depth(&t, b[1]), Some(10));
+        t.store(entry(b[0], 11));
+        assert_eq!((depth(&t, b[0]), depth(&t, b[1])), (Some(11), Some(10)));
+    }
+
+    #[test]
+    fn a_new_search_displaces_old_entries_first() {
+        let mut t = Table::new(2);
+        let b = same_bucket(&t, 4);
+        t.store(entry(b[0], 9));
+        t.store(entry(b[1], 3));
+        t.new_search();
+        t.store(entry(b[2], 1));
+        t.store(entry(b[3], 1));
+        // Both old entries went, the deep one too, before the new ones.
+        assert_eq!((depth(&t, b[0]), depth(&t, b[1])), (None, None));
+        assert_eq!((depth(&t, b[2]), depth(&t, b[3])), (Some(1), Some(1)));
+        // An old entry of the position gives way to a shallower new one.
+        t.store(entry(b[2], 8));
+        t.new_search();
+        t.store(entry(b[2], 2));
+        assert_eq!(depth(&t, b[2]), Some(2));
     }
 }
