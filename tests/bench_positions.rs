@@ -115,9 +115,9 @@ fn a_depth_search_is_reproducible() {
     assert!(first.contains(" depth 7 eval Pattern\n"), "{first}");
     for bucket in ["30-34", "35-39", "40-44", "45-48"] {
         let cols = row(&first, bucket);
-        // positions ... median lowest highest
+        // positions ... mean median lowest highest
         assert_eq!(cols[0], "2", "{bucket}: {first}");
-        assert_eq!(&cols[4..], ["7", "7", "7"], "{bucket}: {first}");
+        assert_eq!(&cols[4..], ["7.0", "7", "7", "7"], "{bucket}: {first}");
     }
     assert_eq!(row(&first, "all")[1], nodes(&first).to_string());
     // --list: one line per position, its nodes adding up to the total.

@@ -65,6 +65,61 @@ fn alphabeta_value_equals_minimax_value_at_fixed_depth() {
     }
 }
 
+/// Plain fail-hard alpha-beta: no table, no ordering, no cut-offs beyond
+/// the window; a pass keeps the depth, two end the game.
+fn plain_alphabeta(
+    eval: &mut Evaluator,
+    board: &Board,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    passed: bool,
+) -> i32 {
+    let moves = board.moves();
+    if moves.is_empty() {
+        if passed {
+            return board.final_score() * othello::eval::SCALE;
+        }
+        return -plain_alphabeta(eval, &board.pass(), depth, -beta, -alpha, true);
+    }
+    if depth == 0 {
+        return eval.evaluate(board).clamp(alpha, beta);
+    }
+    for sq in moves.squares() {
+        let v = -plain_alphabeta(eval, &board.play(sq), depth - 1, -beta, -alpha, false);
+        if v >= beta {
+            return beta;
+        }
+        alpha = alpha.max(v);
+    }
+    alpha
+}
+
+/// Deep enough for the search's table cut-offs, its enhanced transposition
+/// cut-offs (from depth `ETC_MIN_DEPTH`) and its ordering by shallow
+/// searches (from `SHALLOW_ORDER_MIN_DEPTH`): full width, its value is still
+/// exactly the plain alpha-beta value.
+#[test]
+fn the_full_width_value_at_depth_9_equals_plain_alphabeta() {
+    use othello::search::alphabeta::{ETC_MIN_DEPTH, SHALLOW_ORDER_MIN_DEPTH};
+    let depth = 9;
+    assert!(depth > ETC_MIN_DEPTH.max(SHALLOW_ORDER_MIN_DEPTH));
+    for kind in [EvalKind::Classic, EvalKind::Pattern] {
+        for (i, board) in random_positions(48, 4, 24).into_iter().enumerate() {
+            let mut ab = AlphaBeta::with_table_bits(Evaluator::new(kind, 0), 12);
+            ab.set_selective(false);
+            let mut eval = Evaluator::new(kind, 0);
+            let inf = 1 << 20;
+            let expected = plain_alphabeta(&mut eval, &board, depth, -inf, inf, false);
+            assert_eq!(
+                ab.value(&board, depth),
+                expected,
+                "{kind:?}, position {i}:\n{board}"
+            );
+        }
+    }
+}
+
 /// Multi-ProbCut prunes: to the same depth the selective search visits
 /// fewer nodes than the full-width one, and its value stays near the
 /// full-width value (within a few of the fitted deviations).

@@ -1,8 +1,9 @@
 //! `alphabeta`: negamax with principal-variation search, iterative
-//! deepening under the time budget, a transposition table, Multi-ProbCut
-//! ([`super::mpc`]), move ordering (table move, then the children's
-//! evaluation and the opponent's replies), and an exact solve when few
-//! empties remain.
+//! deepening under the time budget, a transposition table with enhanced
+//! transposition cut-offs, Multi-ProbCut ([`super::mpc`]), move ordering
+//! (table move, then the opponent's replies and the children's evaluation,
+//! or from depth [`SHALLOW_ORDER_MIN_DEPTH`] their value by a shallow
+//! search), and a solve when few empties remain.
 
 use super::endgame::{Solution, Solver};
 use super::mpc;
@@ -69,8 +70,9 @@ pub const MAX_DEPTH: u32 = 60;
 /// From this remaining depth up, moves are sorted by opponent replies;
 /// below it the sort costs more than it saves.
 pub const SORT_MIN_DEPTH: u32 = 2;
-/// From this remaining depth up, the sort also weighs each child's
-/// evaluation (docs/search.md: nodes to fixed depths).
+/// From this remaining depth up to [`SHALLOW_ORDER_MIN_DEPTH`], the sort
+/// also weighs each child's evaluation (docs/search.md: nodes to fixed
+/// depths).
 pub const ORDER_EVAL_MIN_DEPTH: u32 = 4;
 /// Sort-key units per disc of a child's evaluation or shallow value (a
 /// reply weighs 4).
@@ -185,6 +187,7 @@ impl AlphaBeta {
         self.deadline = Deadline::unlimited();
         self.node_limit = u64::MAX;
         self.aborted = false;
+        self.table.new_search();
         self.pvs_root_child(board, depth, -INFINITY, INFINITY)
     }
 

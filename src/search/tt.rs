@@ -1,8 +1,9 @@
 //! The transposition table: buckets of two entries indexed by a hash of the
-//! position, the full position kept to rule out collisions. The first entry
-//! of a bucket keeps the deepest result of the current search (or replaces
-//! one of an older search), the second takes whatever the first turned away
-//! (docs/search.md, "Fewer nodes").
+//! position, the full position kept to rule out collisions. A position's
+//! entry gives way only to a result as deep or deeper, or to any result of
+//! a later search; a new position replaces the lesser entry of its bucket:
+//! an empty one, else one of an earlier search, else the shallower
+//! (docs/search.md, "Fewer nodes (issue 48)").
 
 use crate::board::Board;
 
@@ -75,7 +76,9 @@ impl Table {
     }
 
     /// Starts a new search: what earlier ones stored is kept, but gives
-    /// way to what this one stores.
+    /// way to what this one stores. The stamp wraps after 256 searches,
+    /// when entries 256 searches old count as new again: only their place
+    /// in the bucket is at stake, never a result.
     pub fn new_search(&mut self) {
         self.date = self.date.wrapping_add(1);
     }
@@ -96,9 +99,10 @@ impl Table {
             .copied()
     }
 
-    /// Stores a result: over the position's own entry if the bucket has
-    /// one; else in the first entry if that one is older or no deeper, its
-    /// former content moving to the second; else in the second.
+    /// Stores a result: if the bucket holds the position, over its entry
+    /// unless that one is deeper and of this search (then the result is
+    /// dropped); else over the lesser entry: an empty one, else one of an
+    /// earlier search, else the shallower.
     #[inline]
     pub fn store(&mut self, entry: Entry) {
         let entry = Entry {
@@ -177,6 +181,35 @@ mod tests {
         assert_eq!(depth(&t, b[1]), Some(10));
         t.store(entry(b[0], 11));
         assert_eq!((depth(&t, b[0]), depth(&t, b[1])), (Some(11), Some(10)));
+    }
+
+    #[test]
+    fn a_result_as_deep_replaces_the_positions_entry() {
+        let mut t = Table::new(2);
+        t.store(entry(5, 6));
+        t.store(Entry {
+            score: -3,
+            ..entry(5, 6)
+        });
+        assert_eq!(t.probe(&entry(5, 0).board).map(|e| e.score), Some(-3));
+    }
+
+    #[test]
+    fn the_smallest_tables_are_one_bucket_and_the_buckets_never_overlap() {
+        for bits in [0, 1] {
+            let mut t = Table::new(bits);
+            for p in 1..40 {
+                t.store(entry(p, p as u8));
+            }
+            // The two deepest of all, in the one bucket.
+            let kept: Vec<u64> = (1..40).filter(|&p| depth(&t, p).is_some()).collect();
+            assert_eq!(kept, [38, 39], "bits {bits}");
+        }
+        let t = Table::new(4);
+        for p in 1..200u64 {
+            let i = t.bucket(&entry(p, 0).board);
+            assert!(i.is_multiple_of(2) && i + 2 <= 16, "{p}: bucket {i}");
+        }
     }
 
     #[test]

@@ -25,7 +25,7 @@ usage:
                 [--full-width]
                              each position of FILE (transcripts or OBF lines) with a
                              fresh table, to depth N (default 11) or under the bot's
-                             hard budget of T ms (depth reached: median, lowest);
+                             hard budget of T ms (depth reached: mean, median, lowest);
                              default eval pattern; --list: each position
   othello solve FILE.obf [--wld] [--time-ms T]
                              solve each position of an Edax OBF file exactly

@@ -102,7 +102,7 @@ fn nps(nodes: u64, ms: f64) -> f64 {
 
 /// The totals (as the fixed bench prints them, time the sum of the
 /// searches') and the table by empties bucket: positions, nodes, time,
-/// speed, and the depth reached (median, lowest, highest).
+/// speed, and the depth reached (mean, median, lowest, highest).
 pub fn report(searched: &[Searched]) -> String {
     let nodes: u64 = searched.iter().map(|s| s.nodes).sum();
     let total_ms: f64 = searched.iter().map(ms).sum();
@@ -112,8 +112,8 @@ pub fn report(searched: &[Searched]) -> String {
     );
     let _ = writeln!(
         out,
-        "{:>7} {:>9} {:>12} {:>9} {:>11} {:>6} {:>6} {:>7}",
-        "empties", "positions", "nodes", "ms", "nps", "median", "lowest", "highest"
+        "{:>7} {:>9} {:>12} {:>9} {:>11} {:>5} {:>6} {:>6} {:>7}",
+        "empties", "positions", "nodes", "ms", "nps", "mean", "median", "lowest", "highest"
     );
     let in_bucket = |e: u32| BUCKETS.iter().any(|&(a, b)| (a..=b).contains(&e));
     let rows = BUCKETS
@@ -143,9 +143,10 @@ pub fn report(searched: &[Searched]) -> String {
         let total_ms: f64 = here.iter().map(|s| ms(s)).sum();
         let mut depths: Vec<u32> = here.iter().map(|s| s.depth).collect();
         depths.sort_unstable();
+        let mean = f64::from(depths.iter().sum::<u32>()) / depths.len() as f64;
         let _ = writeln!(
             out,
-            "{label:>7} {:>9} {nodes:>12} {total_ms:>9.0} {:>11.0} {:>6} {:>6} {:>7}",
+            "{label:>7} {:>9} {nodes:>12} {total_ms:>9.0} {:>11.0} {mean:>5.1} {:>6} {:>6} {:>7}",
             here.len(),
             nps(nodes, total_ms),
             depths[depths.len() / 2],
@@ -194,12 +195,24 @@ mod tests {
                 .map(String::from)
                 .collect::<Vec<_>>()
         };
-        // positions, nodes, ms, nps, median, lowest, highest
-        assert_eq!(row("30-34"), ["3", "600", "60", "10000", "10", "9", "11"]);
+        // positions, nodes, ms, nps, mean, median, lowest, highest
+        assert_eq!(
+            row("30-34"),
+            ["3", "600", "60", "10000", "10.0", "10", "9", "11"]
+        );
         assert_eq!(row("35-39"), ["0"]);
-        assert_eq!(row("45-48"), ["1", "1000", "100", "10000", "8", "8", "8"]);
-        assert_eq!(row("other"), ["1", "50", "5", "10000", "12", "12", "12"]);
-        assert_eq!(row("all"), ["5", "1650", "165", "10000", "10", "8", "12"]);
+        assert_eq!(
+            row("45-48"),
+            ["1", "1000", "100", "10000", "8.0", "8", "8", "8"]
+        );
+        assert_eq!(
+            row("other"),
+            ["1", "50", "5", "10000", "12.0", "12", "12", "12"]
+        );
+        assert_eq!(
+            row("all"),
+            ["5", "1650", "165", "10000", "10.0", "10", "8", "12"]
+        );
         // No "other" row when every position is in a bucket.
         assert!(!report(&[s(30, 1, 1, 1)]).contains("other"));
     }
