@@ -9,7 +9,7 @@
 #   --games N      games of the match (default 40, about 2,400 moves)
 #   --seed S       match seed (default 1)
 #   --budget-ms MS the bots' own hard budget of a later turn, for the
-#                  "own clock" figures (default 100, time::DEFAULT_TURN_BUDGET_MS)
+#                  "own clock" figures (default 130, time::DEFAULT_TURN_BUDGET_MS)
 #   --p1/--p2 CMD  the bots (default: target/release/othello for both)
 #   --out DIR      where games.jsonl and summary.json go (default: a new
 #                  directory under /tmp, printed)
@@ -31,7 +31,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 burners=2
 games=40
 seed=1
-budget=100
+budget=130
 p1="$root/target/release/othello"
 p2="$root/target/release/othello"
 out=""

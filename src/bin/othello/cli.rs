@@ -49,7 +49,7 @@ options of the bot:
   --strategy NAME   alphabeta (default), minimax, greedy, random, pmc, mcts, nmc
   --depth N         search to a fixed depth N (alphabeta, minimax), with no time
                     limit unless --time-ms is also given
-  --time-ms N       hard budget per move in ms (default 100, 135 at 20-26 empties,
+  --time-ms N       hard budget per move in ms (default 130, 135 at 20-26 empties,
                     first move 1000, all shortened on a loaded machine; a given
                     N is kept)
   --nodes N         stop after N nodes (reproducible runs)
