@@ -9,6 +9,10 @@ use super::*;
 /// last within each parity class, as they tend to give the corner away.
 const RISKY_SQUARES: u64 = Bitboard::X_SQUARES.0 | Bitboard::C_SQUARES.0;
 
+/// The stability cutoff of the last empties: tried when `alpha >= 2 * n +
+/// SHALLOW_STABILITY_OFFSET`.
+const SHALLOW_STABILITY_OFFSET: i32 = -2;
+
 /// The four quadrants (a1-d4, e1-h4, a5-d8, e5-h8) as masks.
 const QUADRANTS: [u64; 4] = [
     0x0000_0000_0f0f_0f0f,
@@ -247,6 +251,12 @@ impl Solver {
         n: u32,
     ) -> i32 {
         self.nodes += 1;
+        if self.techniques.stability && alpha >= 2 * n as i32 + SHALLOW_STABILITY_OFFSET {
+            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
         let odd = if self.techniques.parity {
             PARITY_MASK[parity as usize]
         } else {
