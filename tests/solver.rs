@@ -489,6 +489,58 @@ fn the_passes_run_until_the_callback_stops_them() {
     assert_eq!(fresh.passes()[1].best, two.best);
 }
 
+/// A pass the node limit stops (here the exact one, after a pass cutting
+/// at 0 deviations) may leave its result only when it has searched a move
+/// other than the previous pass's in full and found it better: that move,
+/// under the previous pass's cut, and by the file's exact scores truly
+/// better. Stopped at 40 points of the exact pass on every position of
+/// fforum-1-19; some stops must give such a move (without the interrupted
+/// pass's result none does), the others the previous pass's move.
+#[test]
+fn a_stopped_pass_plays_only_a_move_it_proved_better() {
+    let schedule = [Some(0), None];
+    let mut improved = 0;
+    for (i, p) in positions(FFORUM_1_19).iter().enumerate() {
+        let score_of = |sq: Square| {
+            p.scored
+                .iter()
+                .find(|(m, _)| *m == Some(sq))
+                .map(|&(_, s)| s)
+                .expect("every move scored")
+        };
+        let moves = p.board.moves();
+        let mut s = solver();
+        s.run_passes(&p.board, moves, false, &schedule)
+            .expect("no limit");
+        let (first, all) = (s.passes()[0].nodes, s.passes()[1].nodes);
+        for step in 1..40 {
+            let mut s = solver();
+            s.set_node_limit(first + (all - first) * step / 40);
+            let Some(got) = s.run_passes(&p.board, moves, false, &schedule) else {
+                continue;
+            };
+            if got.cut.is_none() {
+                continue;
+            }
+            let narrow = s.passes()[0];
+            assert_eq!(got.cut, Some(0), "position {}", i + 1);
+            if got.best != narrow.best {
+                improved += 1;
+                assert!(
+                    score_of(got.best) > score_of(narrow.best),
+                    "position {}, step {step}: {} ({:+}) played over {} ({:+})",
+                    i + 1,
+                    got.best,
+                    score_of(got.best),
+                    narrow.best,
+                    score_of(narrow.best)
+                );
+            }
+        }
+    }
+    assert!(improved > 0, "no stopped pass gave a better move");
+}
+
 /// The most a single solve below may take before the test calls it a
 /// loop: each takes well under a second; without the root's re-search
 /// limit one of them never ended.

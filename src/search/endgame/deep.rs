@@ -83,7 +83,15 @@ impl Solver {
             } else {
                 self.search_list::<false>(p, o, lo, hi, n, &mut list[..count])
             };
-            if self.aborted || best >= 64 {
+            if self.aborted {
+                // A move searched after the first that beat it, in full:
+                // better than the previous pass's move by this pass.
+                let first = list[0].square;
+                self.interrupted =
+                    (best < 64 && best != first && score > -INF).then_some((best, score));
+                return None;
+            }
+            if best >= 64 {
                 return None;
             }
             let (low, high) = (score <= lo && lo > alpha, score >= hi && hi < beta);
@@ -156,7 +164,7 @@ impl Solver {
                 }
             };
             if self.aborted {
-                return (0, best_move);
+                return (best, best_move);
             }
             if score > best {
                 best = score;
@@ -237,7 +245,7 @@ impl Solver {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + NODES_PER_CLOCK_CHECK;
-            if self.deadline.hard_passed() {
+            if self.deadline.hard_passed() || self.nodes >= self.node_limit {
                 self.aborted = true;
             }
         }
