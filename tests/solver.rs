@@ -493,7 +493,7 @@ fn the_passes_run_until_the_callback_stops_them() {
 /// at 0 deviations) may leave its result only when it has searched a move
 /// other than the previous pass's in full and found it better: that move,
 /// under the previous pass's cut, and by the file's exact scores truly
-/// better. Stopped at 40 points of the exact pass on every position of
+/// better. Stopped at 39 points of the exact pass on every position of
 /// fforum-1-19; some stops must give such a move (without the interrupted
 /// pass's result none does), the others the previous pass's move.
 #[test]
@@ -526,6 +526,14 @@ fn a_stopped_pass_plays_only_a_move_it_proved_better() {
             assert_eq!(got.cut, Some(0), "position {}", i + 1);
             if got.best != narrow.best {
                 improved += 1;
+                // Searched in full within the exact pass's window: its
+                // exact score, not a bound.
+                assert_eq!(
+                    got.score,
+                    score_of(got.best),
+                    "position {}, step {step}",
+                    i + 1
+                );
                 assert!(
                     score_of(got.best) > score_of(narrow.best),
                     "position {}, step {step}: {} ({:+}) played over {} ({:+})",

@@ -62,8 +62,10 @@ pub const PASS_CUTS: &[i32] = &[50, 110, 150, 200, 233];
 /// it had before issue 47).
 pub const FIRST_PASS_SHARE: f64 = 0.6;
 /// Share of the move's budget the passes after the first playable one
-/// (and a timed solve at a fixed depth) may take; the widest finished by
-/// then is played, and the rest of the turn is the reply's margin. 0.95
+/// (and a timed solve at a fixed depth, whose midgame fallback gets the
+/// rest) may take; the widest finished by then is played (with the move a
+/// stopped pass proved better, `Solver::run_passes`), and the rest of the
+/// turn is the reply's margin. 0.95
 /// (was 0.9) since issue 47's second pass: on the strong-play bench at
 /// 21-23 empties 0.44 discs a move against 0.49, twice in turn (tuning
 /// bench 0.33 both); the passes then end by 128 ms of the 135, before the

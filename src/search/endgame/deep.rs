@@ -84,11 +84,18 @@ impl Solver {
                 self.search_list::<false>(p, o, lo, hi, n, &mut list[..count])
             };
             if self.aborted {
-                // A move searched after the first that beat it, in full:
-                // better than the previous pass's move by this pass.
+                // Stopped in the first window, after the previous pass's
+                // move was searched first: a move searched in full since,
+                // with a score above `lo`, beats it by this pass (the
+                // previous move scored at most `lo`, or exactly and less).
+                // After a re-search the first move is no longer the
+                // previous pass's, and a score at most `lo` is only a
+                // bound: neither tells which move is better.
                 let first = list[0].square;
+                let previous = self.passes.last().map(|p| p.best.index() as u8);
+                let anchored = researches == 0 && !wld && previous == Some(first);
                 self.interrupted =
-                    (best < 64 && best != first && score > -INF).then_some((best, score));
+                    (anchored && best < 64 && best != first && score > lo).then_some((best, score));
                 return None;
             }
             if best >= 64 {

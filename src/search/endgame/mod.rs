@@ -10,7 +10,7 @@
 //!   stability cutoffs;
 //! - `3 <= n <= PARITY_EMPTIES`: plain alpha-beta over the empty squares,
 //!   odd quadrants first (parity), a move found by its flips without
-//!   generating the move list;
+//!   generating the move list, and from 4 empties stability cutoffs;
 //! - `n == 2`: both squares tried in turn;
 //! - `n == 1`: the last move counted, not played.
 //!
@@ -371,7 +371,9 @@ impl Solver {
     /// Its score and move are probable, not proven. From
     /// [`SELECTIVE_ID_MIN_EMPTIES`] up the narrower passes of [`ID_CUTS`]
     /// run first, and when the deadline stops the last one, the result of
-    /// the widest pass that finished is returned. `None` if none finished.
+    /// the widest pass that finished is returned (its move improved by the
+    /// stopped pass, as [`Solver::run_passes`] says). `None` if none
+    /// finished.
     pub fn solve_selective(
         &mut self,
         board: &Board,
@@ -385,8 +387,8 @@ impl Solver {
     /// narrower than it: from [`SELECTIVE_ID_MIN_EMPTIES`] up before a
     /// selective search, from [`ID_MIN_EMPTIES`] up before an exact one
     /// (unless `Techniques::iterative` is off). The result of the widest
-    /// search that finished before the deadline, its `cut` saying which;
-    /// `None` if none did.
+    /// search that finished before the deadline, its `cut` saying which
+    /// ([`Solver::run_passes`]); `None` if none did.
     pub fn solve_passes(
         &mut self,
         board: &Board,
@@ -414,7 +416,10 @@ impl Solver {
     /// Runs the searches of `passes` in turn (each a cut, `None` for the
     /// exact search) until one does not finish before the deadline: the
     /// last one that finished, its `cut` saying which; `None` if none did.
-    /// [`Solver::passes`] lists them all afterwards.
+    /// When the stopped pass had already searched, in full and in its first
+    /// window, a move that beats the last finished pass's move, the result
+    /// is that move with that finished pass's `cut` (so never proven).
+    /// [`Solver::passes`] lists the finished passes afterwards.
     pub fn run_passes(
         &mut self,
         board: &Board,
