@@ -69,7 +69,7 @@ pub const FIRST_PASS_SHARE: f64 = 0.6;
 /// (was 0.9) since issue 47's second pass: on the strong-play bench at
 /// 21-23 empties 0.44 discs a move against 0.49, twice in turn (tuning
 /// bench 0.33 both); the passes then end by 128 ms of the 135, before the
-/// midgame search's own hard stop (docs/endgame.md, "The turn").
+/// midgame search's own hard stop (docs/endgame.md, "Second pass").
 pub const SOLVE_SHARE: f64 = 0.95;
 /// Deepest iteration of iterative deepening.
 pub const MAX_DEPTH: u32 = 60;

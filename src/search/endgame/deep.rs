@@ -55,7 +55,14 @@ const MAX_MOVES: usize = 34;
 
 impl Solver {
     /// One search of `board` from the root, with the current `probcut`.
-    pub(super) fn root(&mut self, board: &Board, moves: Bitboard, wld: bool) -> Option<Solution> {
+    /// When it does not finish (`Err`): the move it proved better than the
+    /// previous pass's, with its score, if any.
+    pub(super) fn root(
+        &mut self,
+        board: &Board,
+        moves: Bitboard,
+        wld: bool,
+    ) -> Result<Solution, Option<(Square, i32)>> {
         let (p, o) = (board.player, board.opponent);
         let n = board.empty_count();
         let (alpha, beta) = if wld { (-1, 1) } else { (-INF, INF) };
@@ -70,6 +77,7 @@ impl Solver {
         // its bounds), so a re-search could fail low, then high, then low
         // again: after `ROOT_RESEARCHES` the window is the full one.
         let mut researches = 0;
+        let previous = self.passes.last().map(|p| p.best.index() as u8);
         let (mut lo, mut hi) = match self.passes.last() {
             Some(prev) if !wld => (
                 (prev.score - ROOT_ASPIRATION).max(alpha),
@@ -92,14 +100,12 @@ impl Solver {
                 // previous pass's, and a score at most `lo` is only a
                 // bound: neither tells which move is better.
                 let first = list[0].square;
-                let previous = self.passes.last().map(|p| p.best.index() as u8);
                 let anchored = researches == 0 && !wld && previous == Some(first);
-                self.interrupted =
-                    (anchored && best < 64 && best != first && score > lo).then_some((best, score));
-                return None;
+                return Err((anchored && best < 64 && best != first && score > lo)
+                    .then(|| (Square::new(best), score)));
             }
             if best >= 64 {
-                return None;
+                return Err(None);
             }
             let (low, high) = (score <= lo && lo > alpha, score >= hi && hi < beta);
             if !low && !high {
@@ -119,7 +125,7 @@ impl Solver {
             self.table
                 .store(p, o, -64, 64, best, self.date, level(self.probcut));
         }
-        Some(Solution {
+        Ok(Solution {
             best: Square::new(best),
             score: if wld { score.signum() } else { score },
             nodes: self.nodes,

@@ -254,9 +254,6 @@ pub struct Solver {
     cuts: Option<Vec<Cut>>,
     /// The current pass's cut rules by empties (`probcut::cut_rules`).
     cut_rules: [probcut::CutRule; 61],
-    /// When the deadline stopped the root's search after a move other than
-    /// the first beat it in full: that move and its score.
-    interrupted: Option<(u8, i32)>,
     /// A solve gives up after about this many nodes, like at its deadline
     /// (checked with the clock, every [`NODES_PER_CLOCK_CHECK`] nodes).
     node_limit: u64,
@@ -285,7 +282,6 @@ impl Solver {
             started: Instant::now(),
             cuts: None,
             cut_rules: [probcut::CutRule::default(); 61],
-            interrupted: None,
             node_limit: u64::MAX,
         }
     }
@@ -453,7 +449,7 @@ impl Solver {
                 self.cut_rules = probcut::cut_rules(cut);
             }
             match self.root(board, moves, wld) {
-                Some(s) => {
+                Ok(s) => {
                     self.passes.push(Pass {
                         cut: t,
                         best: s.best,
@@ -463,17 +459,16 @@ impl Solver {
                     });
                     finished = Some(s);
                 }
-                None => {
+                Err(better) => {
                     // The deadline stopped this pass after it had searched a
                     // move other than the previous pass's in full and found
                     // it better: that move is played, under the previous
                     // pass's name (it beats that pass's move; the moves this
-                    // one did not reach are unknown). Issue 47: on the
-                    // strong-play bench at 22 empties 0.50 discs a move
-                    // against 0.53 (docs/endgame.md, "Speed").
-                    if let (Some((best, score)), Some(prev)) = (self.interrupted.take(), finished) {
+                    // one did not reach are unknown; docs/endgame.md,
+                    // "Second pass").
+                    if let (Some((best, score)), Some(prev)) = (better, finished) {
                         finished = Some(Solution {
-                            best: Square::new(best),
+                            best,
                             score,
                             ..prev
                         });
@@ -496,7 +491,6 @@ impl Solver {
         self.nodes = 0;
         self.next_check = NODES_PER_CLOCK_CHECK;
         self.aborted = false;
-        self.interrupted = None;
         self.date = self.date.wrapping_add(1);
     }
 
