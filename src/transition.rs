@@ -97,6 +97,15 @@ impl BenchPosition {
         Some(self.best_score() - score)
     }
 
+    /// Whether playing `sq` gives away the game's exact result: a win
+    /// turned into a draw or a loss, or a draw into a loss (`None` for a
+    /// move that is not scored). On CodinGame only the result counts, so a
+    /// loss of discs that keeps it costs nothing there.
+    pub fn changes_result(&self, sq: Square) -> Option<bool> {
+        let score = self.scores.iter().find(|&&(m, _)| m == sq)?.1;
+        Some(score.signum() < self.best_score().signum())
+    }
+
     /// The number of empty squares.
     pub fn empties(&self) -> u32 {
         self.board.empty_count()
@@ -173,6 +182,22 @@ mod tests {
     }
 
     #[test]
+    fn only_a_worse_result_changes_it() {
+        // A drawn position: the draws keep it, the loss gives it away.
+        let p = parse_line("f5  d6:+0 f4:-2 f6:+0").unwrap().unwrap();
+        assert_eq!(p.changes_result(sq("f6")), Some(false));
+        assert_eq!(p.changes_result(sq("f4")), Some(true));
+        // A lost one: losing by more keeps the result.
+        let p = parse_line("f5  d6:-2 f4:-30 f6:-4").unwrap().unwrap();
+        assert_eq!(p.loss(sq("f4")), Some(28));
+        assert_eq!(p.changes_result(sq("f4")), Some(false));
+        // A won one: winning by less keeps it.
+        let p = parse_line("f5  d6:+20 f4:+2 f6:-2").unwrap().unwrap();
+        assert_eq!(p.changes_result(sq("f4")), Some(false));
+        assert_eq!(p.changes_result(sq("f6")), Some(true));
+    }
+
+    #[test]
     fn a_line_round_trips_and_gives_losses() {
         // After f5 white has d6, f6 and f4.
         let line = "f5  d6:+1 f4:-3 f6:+0";
@@ -184,6 +209,11 @@ mod tests {
         assert_eq!(p.loss(sq("f4")), Some(4));
         assert_eq!(p.loss(sq("d6")), Some(0));
         assert_eq!(p.loss(sq("a1")), None);
+        // d6 wins by 1; the draw f6 and the loss f4 give that away.
+        assert_eq!(p.changes_result(sq("d6")), Some(false));
+        assert_eq!(p.changes_result(sq("f6")), Some(true));
+        assert_eq!(p.changes_result(sq("f4")), Some(true));
+        assert_eq!(p.changes_result(sq("a1")), None);
         assert_eq!(p.to_line(), line);
         // After f5 d6 c3 white is to move and was to move after f5.
         let after = Game::from_transcript("f5d6c3").unwrap().board();

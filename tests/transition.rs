@@ -41,13 +41,15 @@ fn the_tool_finds_no_loss_for_an_exact_solve() {
     assert!(out.contains("    all         4      0.00"), "{out}");
 }
 
-/// Each listed move's loss is the file's best score minus the move's.
+/// Each listed move's loss is the file's best score minus the move's, and
+/// the results column counts the listed moves that give the file's exact
+/// result away.
 #[test]
 fn the_tools_losses_are_the_files() {
     let positions = sample();
     let (status, out, err) = tool(&[SAMPLE, "--list", "--strategy", "greedy", "--seed", "3"]);
     assert_eq!(status, 0, "{err}");
-    let mut total = 0;
+    let (mut total, mut results) = (0, 0);
     let listed: Vec<&str> = out.lines().take(positions.len()).collect();
     for (p, line) in positions.iter().zip(&listed) {
         let cols: Vec<&str> = line.split_whitespace().collect();
@@ -57,6 +59,7 @@ fn the_tools_losses_are_the_files() {
         assert_eq!(Some(loss), p.loss(mv), "{line}");
         assert_eq!(cols[1], p.empties().to_string());
         total += loss;
+        results += u32::from(p.changes_result(mv).unwrap());
     }
     let mean = format!("{:.2}", f64::from(total) / positions.len() as f64);
     let all = out
@@ -64,6 +67,11 @@ fn the_tools_losses_are_the_files() {
         .find(|l| l.trim_start().starts_with("all"))
         .unwrap();
     assert_eq!(all.split_whitespace().nth(2), Some(mean.as_str()), "{out}");
+    assert_eq!(
+        all.split_whitespace().nth(4),
+        Some(results.to_string().as_str()),
+        "{out}"
+    );
 }
 
 /// A malformed bench names its file and line and plays nothing; a missing

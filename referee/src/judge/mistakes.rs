@@ -3,7 +3,7 @@
 //! phase and by the empties before the move, its mistakes and each game's turning point (the chart of the
 //! judge's value over a game is drawn by [`crate::html::judge_chart`]).
 
-use crate::files::analysis_file::GameAnalysis;
+use crate::files::analysis_file::{GameAnalysis, MoveVerdict};
 use crate::files::record::Side;
 use serde::Serialize;
 
@@ -121,14 +121,19 @@ pub struct PhaseLoss {
     pub loss: f64,
     /// Moves that lost [`MISTAKE_DISCS`] or more.
     pub mistakes: u64,
+    /// Moves the judge proved gave the game's result away (a win turned
+    /// into a draw or a loss, a draw into a loss): counted only where its
+    /// verdict is exact, since an estimate's sign is not a result.
+    pub results: u64,
 }
 
 impl PhaseLoss {
-    /// Counts one move that lost `loss` discs.
-    fn count(&mut self, loss: f64) {
+    /// Counts one move.
+    fn count(&mut self, m: &MoveVerdict) {
         self.moves += 1;
-        self.loss += loss;
-        self.mistakes += u64::from(loss >= MISTAKE_DISCS);
+        self.loss += m.loss;
+        self.mistakes += u64::from(m.loss >= MISTAKE_DISCS);
+        self.results += u64::from(gives_result_away(m));
     }
 
     /// The mean loss per move, `None` without moves.
@@ -191,9 +196,9 @@ impl MatchLosses {
     pub fn add(&mut self, g: &GameAnalysis) {
         self.games += 1;
         for m in &g.moves {
-            self.phases[m.by.index()][phase(m.n)].count(m.loss);
+            self.phases[m.by.index()][phase(m.n)].count(m);
             if let Some(k) = self.empties_buckets.bucket(empties_before(m.n)) {
-                self.empties[m.by.index()][k].count(m.loss);
+                self.empties[m.by.index()][k].count(m);
             }
         }
         match turning_point(g) {
@@ -206,7 +211,8 @@ impl MatchLosses {
     /// Lines for the terminal summary.
     pub fn text(&self, names: &[String; 2], judge: &str) -> String {
         let mut out = format!(
-            "Analysis ({} games, judge: {judge}): mean loss per move in discs, mistakes (>= {MISTAKE_DISCS} discs)\n",
+            "Analysis ({} games, judge: {judge}): mean loss per move in discs, mistakes (>= {MISTAKE_DISCS} discs), \
+             results given away (proven: where the judge is exact)\n",
             self.games
         );
         for side in Side::BOTH {
@@ -216,6 +222,7 @@ impl MatchLosses {
                     moves: a.moves + p.moves,
                     loss: a.loss + p.loss,
                     mistakes: a.mistakes + p.mistakes,
+                    results: a.results + p.results,
                 });
             out += &format!("{}: all {}\n", names[side.index()], describe(&all));
             for (k, p) in self.phases[side.index()].iter().enumerate() {
@@ -243,11 +250,19 @@ impl MatchLosses {
 fn describe(p: &PhaseLoss) -> String {
     match p.mean() {
         Some(mean) => format!(
-            "{:>4} moves  mean loss {mean:5.2}  mistakes {:>3}",
-            p.moves, p.mistakes
+            "{:>4} moves  mean loss {mean:5.2}  mistakes {:>3}  results {:>3}",
+            p.moves, p.mistakes, p.results
         ),
         None => "   0 moves".into(),
     }
+}
+
+/// Whether the judge proved that move `m` gave the result away: its
+/// verdict is exact and the move's value has a worse sign than the
+/// position's.
+pub fn gives_result_away(m: &MoveVerdict) -> bool {
+    let sign = |v: f64| i32::from(v > 0.0) - i32::from(v < 0.0);
+    m.exact && sign(m.played_value) < sign(m.value)
 }
 
 /// The judge's value before each judged move from p1's side, and the
@@ -454,6 +469,43 @@ mod tests {
     }
 
     #[test]
+    fn only_exact_verdicts_give_a_result_away() {
+        let verdict = |value: f64, loss: f64, exact: bool| MoveVerdict {
+            n: 45,
+            by: Side::P1,
+            square: "d3".into(),
+            best: "c4".into(),
+            value,
+            played_value: value - loss,
+            loss,
+            exact,
+        };
+        // A win into a draw, a win into a loss, a draw into a loss.
+        assert!(gives_result_away(&verdict(2.0, 2.0, true)));
+        assert!(gives_result_away(&verdict(2.0, 6.0, true)));
+        assert!(gives_result_away(&verdict(0.0, 2.0, true)));
+        // Fewer discs, the same result; a best move; an estimate.
+        assert!(!gives_result_away(&verdict(20.0, 10.0, true)));
+        assert!(!gives_result_away(&verdict(-4.0, 20.0, true)));
+        assert!(!gives_result_away(&verdict(2.0, 0.0, true)));
+        assert!(!gives_result_away(&verdict(2.0, 6.0, false)));
+        // Counted by phase and by empties (move 45 has 16 empties before it).
+        let mut g = game(&[0.0], &[0.0], Some(0));
+        g.moves = vec![verdict(2.0, 6.0, true), verdict(10.0, 2.0, true)];
+        let mut m = MatchLosses::default();
+        m.add(&g);
+        assert_eq!((m.phases[0][2].moves, m.phases[0][2].results), (2, 1));
+        assert_eq!((m.empties[0][4].moves, m.empties[0][4].results), (2, 1));
+        let text = m.text(&["a".into(), "b".into()], "depth 4");
+        assert!(
+            text.contains(
+                "  empties  20-1:    2 moves  mean loss  4.00  mistakes   2  results   1"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn losses_are_summed_by_side_and_phase_and_mistakes_counted() {
         let mut values = vec![0.0; 14];
         let mut losses = vec![0.0; 14];
@@ -488,6 +540,8 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("  empties  20-1:    0 moves\n"), "{text}");
+        // No verdict of this game is exact: no result given away.
+        assert_eq!(m.empties[0].iter().map(|p| p.results).sum::<u64>(), 0);
         // Other buckets.
         let mut m = MatchLosses::new(EmptiesBuckets::parse("52").unwrap());
         m.add(&game(&values, &losses, Some(-8)));

@@ -41,7 +41,8 @@ usage:
   othello transition FILE [--cold] [--list] [OPTIONS]
                              the bot (with OPTIONS) on each position of a transition
                              bench as a later turn, judged by the file's exact
-                             scores: mean loss, mistakes and time by empties
+                             scores: mean loss, mistakes, results given away
+                             and time by empties
                              (--cold: no warming turn; --list: each position)
   othello --help
 

@@ -143,6 +143,8 @@ pub struct Played {
     pub empties: u32,
     /// Discs lost against the best move.
     pub loss: i32,
+    /// Whether the move gave away the exact result (win or draw).
+    pub result_lost: bool,
     /// Time from the turn's start to the answer.
     pub elapsed: Duration,
     /// What kind of answer it was.
@@ -166,6 +168,7 @@ pub fn play(
     let played = Played {
         empties: position.empties(),
         loss,
+        result_lost: position.changes_result(result.best) == Some(true),
         elapsed: result.elapsed,
         kind: Kind::of(&result),
     };
@@ -190,6 +193,7 @@ struct Tally {
     moves: u64,
     loss: i64,
     mistakes: u64,
+    results: u64,
     worst: i32,
     ms: f64,
     slowest: f64,
@@ -201,6 +205,7 @@ impl Tally {
         self.moves += 1;
         self.loss += i64::from(p.loss);
         self.mistakes += u64::from(p.loss >= MISTAKE_DISCS);
+        self.results += u64::from(p.result_lost);
         self.worst = self.worst.max(p.loss);
         self.ms += ms;
         self.slowest = self.slowest.max(ms);
@@ -212,10 +217,11 @@ impl Tally {
         }
         let n = self.moves as f64;
         format!(
-            "{label:>7} {:>9} {:>9.2} {:>8} {:>5} {:>7.1} {:>10.1}\n",
+            "{label:>7} {:>9} {:>9.2} {:>8} {:>7} {:>5} {:>7.1} {:>10.1}\n",
             self.moves,
             self.loss as f64 / n,
             self.mistakes,
+            self.results,
             self.worst,
             self.ms / n,
             self.slowest
@@ -226,8 +232,15 @@ impl Tally {
 /// The report's table: by empties, then the issue's groups and all.
 pub fn table(played: &[Played]) -> String {
     let mut out = format!(
-        "{:>7} {:>9} {:>9} {:>8} {:>5} {:>7} {:>10}\n",
-        "empties", "positions", "mean loss", "mistakes", "worst", "mean ms", "slowest ms"
+        "{:>7} {:>9} {:>9} {:>8} {:>7} {:>5} {:>7} {:>10}\n",
+        "empties",
+        "positions",
+        "mean loss",
+        "mistakes",
+        "results",
+        "worst",
+        "mean ms",
+        "slowest ms"
     );
     let lo = played.iter().map(|p| p.empties).min().unwrap_or(0);
     let hi = played.iter().map(|p| p.empties).max().unwrap_or(0);
@@ -251,7 +264,8 @@ pub fn table(played: &[Played]) -> String {
     out += &tally(&|_| true).row("all");
     let _ = writeln!(
         out,
-        "(loss in discs against perfect play; a mistake loses {MISTAKE_DISCS} or more; ms from the turn's start)"
+        "(loss in discs against perfect play; a mistake loses {MISTAKE_DISCS} or more; results: moves that give away \
+         the exact result, a win or a draw; ms from the turn's start)"
     );
     out + &kinds(played)
 }
