@@ -93,8 +93,12 @@ impl BenchPosition {
     /// What playing `sq` loses against the best move, in discs (`None`
     /// for a move that is not scored).
     pub fn loss(&self, sq: Square) -> Option<i32> {
-        let score = self.scores.iter().find(|&&(m, _)| m == sq)?.1;
-        Some(self.best_score() - score)
+        Some(self.best_score() - self.score(sq)?)
+    }
+
+    /// The file's score of `sq` (`None` for a move that is not scored).
+    fn score(&self, sq: Square) -> Option<i32> {
+        self.scores.iter().find(|&&(m, _)| m == sq).map(|&(_, s)| s)
     }
 
     /// Whether playing `sq` gives away the game's exact result: a win
@@ -102,8 +106,7 @@ impl BenchPosition {
     /// move that is not scored). On CodinGame only the result counts, so a
     /// loss of discs that keeps it costs nothing there.
     pub fn changes_result(&self, sq: Square) -> Option<bool> {
-        let score = self.scores.iter().find(|&&(m, _)| m == sq)?.1;
-        Some(score.signum() < self.best_score().signum())
+        Some(self.score(sq)?.signum() < self.best_score().signum())
     }
 
     /// The number of empty squares.

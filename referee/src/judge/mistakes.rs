@@ -323,7 +323,6 @@ pub fn turning_point(g: &GameAnalysis) -> Option<Option<TurningPoint>> {
 #[cfg(test)]
 pub mod testing {
     use super::*;
-    use crate::files::analysis_file::MoveVerdict;
 
     /// A game with moves from number 9 on, alternately p1 (black) and p2,
     /// whose positions have `values` for the mover and moves `losses`.

@@ -77,8 +77,9 @@ impl Solver {
         // its bounds), so a re-search could fail low, then high, then low
         // again: after `ROOT_RESEARCHES` the window is the full one.
         let mut researches = 0;
-        let previous = self.passes.last().map(|p| p.best.index() as u8);
-        let (mut lo, mut hi) = match self.passes.last() {
+        let last = self.passes.last().copied();
+        let previous = last.map(|p| p.best.index() as u8);
+        let (mut lo, mut hi) = match last {
             Some(prev) if !wld => (
                 (prev.score - ROOT_ASPIRATION).max(alpha),
                 (prev.score + ROOT_ASPIRATION).min(beta),
