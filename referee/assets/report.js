@@ -177,12 +177,14 @@ function analysis() {
   $("analysis").hidden = false;
   $("analysis-note").textContent = `Judge: ${a.judge}; ${a.games} games analysed. A move's loss is ` +
     `the discs it gives away against the judge's best move (0 for a best move); a mistake loses ` +
-    `${a.mistake_discs} discs or more. Phases by move number, the opening's moves counted (they are not judged); ` +
+    `${a.mistake_discs} discs or more; a result given away turns a win the judge proved into a ` +
+    `draw or a loss, or a draw into a loss (counted where the judge is exact). Phases by move number, the opening's moves counted (they are not judged); ` +
     `empties: the empty squares before the move (60 before the first; a pass places no disc).`;
   const cell = (p, id) => {
     const mean = p.moves ? p.loss / p.moves : null;
-    return el("td", { id: id, "data-value": JSON.stringify([mean, p.mistakes, p.moves]),
-      text: p.moves ? `${fmt(mean, 2)}  (${p.mistakes} mistakes in ${p.moves} moves)` : "n/a" });
+    return el("td", { id: id, "data-value": JSON.stringify([mean, p.mistakes, p.moves, p.results]),
+      text: p.moves ? `${fmt(mean, 2)}  (${p.mistakes} mistakes, ${p.results} results given away, ` +
+        `in ${p.moves} moves)` : "n/a" });
   };
   const t = $("analysis-table");
   t.append(el("tr", {}, el("th", { text: "mean loss per move" }),
@@ -190,7 +192,8 @@ function analysis() {
   for (const side of [0, 1]) {
     const phases = a.losses.phases[side];
     const all = phases.reduce((s, p) => ({ moves: s.moves + p.moves, loss: s.loss + p.loss,
-      mistakes: s.mistakes + p.mistakes }), { moves: 0, loss: 0, mistakes: 0 });
+      mistakes: s.mistakes + p.mistakes, results: s.results + p.results }),
+      { moves: 0, loss: 0, mistakes: 0, results: 0 });
     t.append(el("tr", {}, el("th", { class: PLAYER_CLASS[side], text: NAMES[side] }),
       ...phases.map((p, k) => cell(p, `loss-p${side + 1}-${k}`)), cell(all, `loss-p${side + 1}-all`)));
   }

@@ -334,14 +334,22 @@ fn the_report_shows_the_judges_analysis_in_a_browser() {
         false
     );
     // A cell of the analysis's tables against p1's moves whose number
-    // `pick` takes: their mean loss, mistakes and count.
+    // `pick` takes: their mean loss, mistakes, count and results given
+    // away (an exact verdict whose played value has a worse sign than the
+    // best move's).
+    let sign = |v: &Value| {
+        let v = v.as_f64().unwrap();
+        i32::from(v > 0.0) - i32::from(v < 0.0)
+    };
     let shows = |id: &str, pick: &dyn Fn(u64) -> bool| {
-        let (mut moves, mut loss, mut marked) = (0u64, 0.0, 0u64);
+        let (mut moves, mut loss, mut marked, mut given) = (0u64, 0.0, 0u64, 0u64);
         for m in lines.iter().flat_map(|l| l["moves"].as_array().unwrap()) {
             if m["by"] == "p1" && pick(m["n"].as_u64().unwrap()) {
                 moves += 1;
                 loss += m["loss"].as_f64().unwrap();
                 marked += u64::from(m["loss"].as_f64().unwrap() >= 2.0);
+                given +=
+                    u64::from(m["exact"] == true && sign(&m["played_value"]) < sign(&m["value"]));
             }
         }
         let shown = cell_value(&tab, id);
@@ -350,14 +358,17 @@ fn the_report_shows_the_judges_analysis_in_a_browser() {
             "{id}: {shown}"
         );
         assert_eq!(
-            (shown[1].as_u64(), shown[2].as_u64()),
-            (Some(marked), Some(moves)),
+            (shown[1].as_u64(), shown[2].as_u64(), shown[3].as_u64()),
+            (Some(marked), Some(moves), Some(given)),
             "{id}"
         );
     };
     shows("loss-p1-1", &|n| (21..=40).contains(&n));
     // By empties before the move (61 - n): the second table's 40-27.
     shows("loss-e-p1-1", &|n| (27..=40).contains(&(61 - n)));
+    // Where the judge is exact (10 empties down): moves 41-60, and 20-1.
+    shows("loss-p1-2", &|n| (41..=60).contains(&n));
+    shows("loss-e-p1-4", &|n| (1..=20).contains(&(61 - n)));
     assert_eq!(
         eval(
             &tab,
