@@ -73,6 +73,17 @@ usage:
               [--out FILE]   the midgame bench: up to N positions (default 16) per
               count of A-B empties (default 30-48) drawn as transition draws them,
               as transcripts (default out: tests/data/midgame.txt)
+  train probcut [--from FILE[,FILE..]] [--empties A-B] [--max-depth D] [--threads N]
+              [--values FILE] [--revalue FILE] [--out FILE]   the selective solve's cut:
+              solve the positions of the games (default 8-24 empties, shallow depths
+              0-6) into the values file (default train/corpus/probcut-values.txt,
+              resumed), report the errors by empties and depth, fit them (default
+              out: src/search/endgame/probcut_fit.rs); --revalue FILE: the values
+              file's positions with their exact scores kept and the shallow values
+              searched again with the compiled evaluation, written to FILE and fitted
+  train probcut --check FILE[,FILE..] [--empties A-B] [--per-empties N] [--threads N]
+              whether the passes' cut decisions hold as often as they claim, on
+              positions of held-out games, each decision solved exactly
   train decode-time           time to decode the compiled weights
   train bench [--depth N] [--evals A,B]   othello's bench with evaluations A and B
 ";
@@ -286,6 +297,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
             "--positions" => o.positions = num(value)?.max(1) as usize,
             "--max-depth" => o.max_depth = Some(num(value)?.clamp(1, 30) as u32),
             "--values" => o.values = Some(PathBuf::from(value)),
+            "--revalue" => o.transition.revalue = Some(PathBuf::from(value)),
             "--pairs" => o.arena.pairs = num(value)? as u32,
             "--time-ms" => o.arena.time_ms = num(value)?.max(1),
             "--eval" => o.gen.eval = eval(value)?,
@@ -343,6 +355,9 @@ pub struct TransitionConfig {
     pub empties: (u32, u32),
     /// `--check`: `train probcut`'s held-out games.
     pub check: Vec<PathBuf>,
+    /// `--revalue`: where `train probcut` writes the values file's rows
+    /// with their shallow values searched again.
+    pub revalue: Option<PathBuf>,
 }
 
 /// `train transition`'s default positions per number of empties.
@@ -358,6 +373,7 @@ impl Default for TransitionConfig {
             per_empties: TRANSITION_PER_EMPTIES,
             empties: TRANSITION_EMPTIES,
             check: Vec::new(),
+            revalue: None,
         }
     }
 }

@@ -103,6 +103,44 @@ pub fn measure_one(solver: &mut Solver, board: &Board, max_depth: u32) -> Row {
     }
 }
 
+/// `rows` with the same positions and exact scores and their shallow
+/// values (as many depths as each had) searched again with the compiled
+/// evaluation, in order, on `threads` threads; `bar` counts rows.
+pub fn revalue(rows: &[Row], threads: usize, bar: &ProgressBar) -> Vec<Row> {
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, Row)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(r) = rows.get(i) else { break };
+                        let values = (0..r.values.len() as u32)
+                            .map(|d| shallow_value(&r.board, d))
+                            .collect();
+                        mine.push((
+                            i,
+                            Row {
+                                values,
+                                ..r.clone()
+                            },
+                        ));
+                        bar.inc(1);
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("no panics"))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
 /// One line per row: player and opponent in hex, the exact score, then
 /// the values.
 pub fn to_line(r: &Row) -> String {
@@ -291,5 +329,31 @@ mod tests {
             .max()
             .unwrap();
         assert_eq!(row.values[1], best);
+    }
+
+    #[test]
+    fn revaluing_searches_every_row_again_in_order_and_keeps_its_exact_score() {
+        let game = "f5f6f7f4f3d6e6g3c5g6g4f2e3h5c7e8h6c6c4e7d8d7f8b5b4e2g5h7a5c8b8d3c3b6d2a4a3g7b3h4a6c1e1b2";
+        let rows: Vec<Row> = positions(&[game.to_string()], (18, 30))
+            .unwrap()
+            .into_iter()
+            .enumerate()
+            .map(|(i, board)| Row {
+                board,
+                exact: i as i32 - 5,
+                values: vec![9999; 1 + i % 3],
+            })
+            .collect();
+        assert!(rows.len() > 8);
+        let bar = ProgressBar::hidden();
+        let again = revalue(&rows, 3, &bar);
+        assert_eq!(again.len(), rows.len());
+        for (r, a) in rows.iter().zip(&again) {
+            assert_eq!((a.board, a.exact), (r.board, r.exact));
+            let fresh: Vec<i32> = (0..r.values.len() as u32)
+                .map(|d| shallow_value(&r.board, d))
+                .collect();
+            assert_eq!(a.values, fresh);
+        }
     }
 }

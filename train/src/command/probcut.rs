@@ -88,6 +88,24 @@ pub fn run(o: &Options) -> Result<(), String> {
             values.display()
         ));
     }
+    if let Some(to) = &c.revalue {
+        if to == &values {
+            return Err(format!(
+                "--revalue {}: the values file itself; name another file",
+                to.display()
+            ));
+        }
+        let bar = crate::progress::bar(rows.len() as u64, "search");
+        rows = probcut::revalue(&rows, o.gen.threads, &bar);
+        bar.finish();
+        let text: String = rows.iter().map(|r| probcut::to_line(r) + "\n").collect();
+        std::fs::write(to, text).map_err(|e| format!("{}: {e}", to.display()))?;
+        eprintln!(
+            "{} rows searched again with the compiled evaluation into {}",
+            rows.len(),
+            to.display()
+        );
+    }
     print!("{}", report(&rows));
     let cells = crate::probcut_fit::cells(&rows);
     let fit = crate::probcut_fit::fit(&cells);
