@@ -248,14 +248,20 @@ fn bad_arguments_print_usage_and_exit_2() {
         &["--depth", "x"],
         &["--strategy", "nope"],
         &["perft"],
+        &["solve", "--wld", "f.obf"],
+        &["transition", "--cold", "b.txt"],
     ] {
         let o = run(args, "");
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(stderr(&o).contains("usage"), "{args:?}");
     }
-    let o = run(&["--help"], "");
-    assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).contains("--strategy"));
+    // The bot's and each tool's --help: the usage on stdout, status 0.
+    for args in [&["--help"][..], &["transition", "--help"], &["bench", "-h"]] {
+        let o = run(args, "");
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        assert!(stdout(&o).contains("--strategy"), "{args:?}");
+        assert!(stdout(&o).contains("othello transition FILE"), "{args:?}");
+    }
 }
 
 #[test]

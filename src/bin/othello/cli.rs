@@ -38,13 +38,18 @@ usage:
                              random playouts per second, each kernel (default 1000000)
   othello book [TRANSCRIPT]  the opening book: its size and principal line, or the
                              book move and value of the position after TRANSCRIPT
-  othello transition FILE [--cold] [--list] [OPTIONS]
+  othello transition FILE [--cold] [--list] [--passes [CUTS]] [--cap-ms MS] [OPTIONS]
                              the bot (with OPTIONS) on each position of a transition
                              bench as a later turn, judged by the file's exact
                              scores: mean loss, mistakes, results given away
                              and time by empties
-                             (--cold: no warming turn; --list: each position)
-  othello --help
+                             (--cold: no warming turn; --list: each position;
+                             --passes: instead of the turn, the solver's selective
+                             passes of CUTS (default: the bot's) then the exact
+                             search, each timed, MS at most a position (default
+                             5000))
+  othello --help, othello TOOL --help
+                             this text
 
 options of the bot:
   --strategy NAME   alphabeta (default), minimax, greedy, random, pmc, mcts, nmc

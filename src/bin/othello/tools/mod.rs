@@ -45,6 +45,8 @@ pub enum Tool {
     Book(Option<String>),
     /// `transition FILE [--cold] [--list] [bot options]`.
     Transition(transition::TransitionOptions),
+    /// `TOOL --help` (or `-h`) anywhere after a tool's name: the usage.
+    Help,
 }
 
 /// What `othello solve` solves and how.
@@ -75,7 +77,15 @@ pub struct PlayoutsOptions {
 /// bot's).
 pub fn parse(args: &[String]) -> Option<Result<Tool, String>> {
     let mut it = args.iter();
-    match it.next()?.as_str() {
+    let name = it.next()?.as_str();
+    let tool = matches!(
+        name,
+        "perft" | "bench" | "solve" | "playouts" | "book" | "transition"
+    );
+    if tool && args[1..].iter().any(|a| a == "--help" || a == "-h") {
+        return Some(Ok(Tool::Help));
+    }
+    match name {
         "perft" => Some(speed::parse_perft(it).map(Tool::Perft)),
         "bench" => Some(speed::parse_bench(it).map(Tool::Bench)),
         "solve" => Some(parse_solve(it).map(Tool::Solve)),
@@ -96,8 +106,24 @@ fn parse_book<'a>(mut it: impl Iterator<Item = &'a String>) -> Result<Option<Str
     Ok(transcript)
 }
 
+/// The file a tool reads first: `what` names it in the errors, and a
+/// flag in its place is one (`solve --wld f.obf`: the file comes first).
+pub fn file_first<'a>(
+    tool: &str,
+    what: &str,
+    mut it: impl Iterator<Item = &'a String>,
+) -> Result<String, String> {
+    let file = it.next().ok_or_else(|| format!("{tool} needs {what}"))?;
+    if file.starts_with("--") {
+        return Err(format!(
+            "{tool}: {what} comes first, found the flag {file:?}"
+        ));
+    }
+    Ok(file.clone())
+}
+
 fn parse_solve<'a>(mut it: impl Iterator<Item = &'a String>) -> Result<SolveOptions, String> {
-    let file = it.next().ok_or("solve needs an OBF file")?.clone();
+    let file = file_first("solve", "an OBF file", it.by_ref())?;
     let mut options = SolveOptions {
         file,
         wld: false,
@@ -156,6 +182,10 @@ pub fn run(tool: Tool) -> ExitCode {
         Tool::Solve(options) => run_solve(&options),
         Tool::Playouts(options) => run_playouts(&options),
         Tool::Transition(options) => transition::run(&options),
+        Tool::Help => {
+            print!("{}", crate::cli::USAGE);
+            ExitCode::SUCCESS
+        }
         Tool::Book(transcript) => {
             // The ranks read the pattern tables: expanded first, timed apart.
             let start = std::time::Instant::now();
@@ -341,6 +371,30 @@ mod tests {
     }
 
     #[test]
+    fn help_after_a_tool_is_the_usage_and_a_flag_is_no_file() {
+        for asked in [
+            "perft --help",
+            "bench --positions m.txt -h",
+            "solve --help",
+            "playouts --help",
+            "book -h",
+            "transition b.txt --help",
+        ] {
+            assert_eq!(parse(&args(asked)), Some(Ok(Tool::Help)), "{asked}");
+        }
+        // The bot's own --help stays the bot's.
+        assert_eq!(parse(&args("--help")), None);
+        let e = parse(&args("transition --bogus x"))
+            .expect("transition")
+            .unwrap_err();
+        assert!(e.contains("comes first") && e.contains("--bogus"), "{e}");
+        let e = parse(&args("solve --time-ms 5 f.obf"))
+            .expect("solve")
+            .unwrap_err();
+        assert!(e.contains("OBF file comes first"), "{e}");
+    }
+
+    #[test]
     fn rejects_bad_tool_arguments_with_a_message() {
         for bad in [
             "perft",
@@ -361,6 +415,8 @@ mod tests {
             "playouts --moves f5d",
             "playouts --games 0",
             "playouts --fast",
+            "solve --wld f.obf",
+            "transition --cold b.txt",
         ] {
             let e = parse(&args(bad)).expect(bad).unwrap_err();
             assert!(!e.is_empty(), "{bad}");

@@ -52,7 +52,7 @@ pub const DEFAULT_CAP_MS: u64 = 5000;
 /// [bot options]`.
 pub fn parse<'a>(it: impl Iterator<Item = &'a String>) -> Result<TransitionOptions, String> {
     let mut it = it.peekable();
-    let file = it.next().ok_or("transition needs a bench file")?.clone();
+    let file = super::file_first("transition", "a bench file", it.by_ref())?;
     let (mut cold, mut list, mut passes, mut cap_ms) = (false, false, None, DEFAULT_CAP_MS);
     let mut rest = Vec::new();
     while let Some(arg) = it.next() {
