@@ -149,8 +149,14 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         transition: TransitionConfig::default(),
     };
     let mut it = args[1..].iter();
+    let nothing = String::new();
     while let Some(flag) = it.next() {
-        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        // Every flag takes a value; a last flag without one is still named
+        // as unknown if it is.
+        let (value, absent) = match it.next() {
+            Some(v) => (v, false),
+            None => (&nothing, true),
+        };
         let num = |v: &str| -> Result<u64, String> {
             v.parse()
                 .map_err(|_| format!("{flag}: expected a non-negative number, found {v:?}"))
@@ -170,144 +176,152 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                 .filter(|&(a, b): &(u32, u32)| a <= b && b <= 60)
                 .ok_or_else(|| format!("{flag}: expected A-B with A <= B <= 60, found {v:?}"))
         };
-        match flag.as_str() {
-            "--games" => {
-                o.gen.games = num(value)? as u32;
-                o.corpus.games = o.gen.games;
-            }
-            "--threads" => {
-                o.gen.threads = num(value)?.max(1) as usize;
-                o.corpus.threads = o.gen.threads;
-                o.arena.threads = o.gen.threads;
-                o.book.threads = o.gen.threads;
-                o.fit.threads = o.gen.threads;
-            }
-            "--seed" => {
-                o.gen.seed = num(value)?;
-                o.corpus.seed = o.gen.seed;
-                o.fit.seed = o.gen.seed;
-                o.arena.seed = o.gen.seed;
-            }
-            "--depth" => {
-                o.gen.depth = num(value)?.clamp(1, 60) as u32;
-                o.corpus.depth = o.gen.depth;
-                o.arena.depth = Some(o.gen.depth);
-                o.book.depth = o.gen.depth;
-                o.openings.depth = o.gen.depth;
-            }
-            "--exact" => {
-                o.gen.exact_empties = num(value)?.min(60) as u32;
-                o.corpus.exact_empties = o.gen.exact_empties;
-                o.book.exact = o.gen.exact_empties;
-            }
-            "--epsilon" => {
-                o.gen.epsilon = value
-                    .parse()
-                    .ok()
-                    .filter(|e| (0.0..=1.0).contains(e))
-                    .ok_or_else(|| {
-                        format!("--epsilon: expected a number in 0..1, found {value:?}")
-                    })?;
-                o.corpus.epsilon = o.gen.epsilon;
-            }
-            "--steps" => {
-                o.fit.steps = num(value)? as u32;
-                if o.fit.steps == 0 {
-                    return Err("--steps: must be at least 1".into());
+        let mut apply = || -> Result<(), String> {
+            match flag.as_str() {
+                "--games" => {
+                    o.gen.games = num(value)? as u32;
+                    o.corpus.games = o.gen.games;
                 }
-            }
-            "--batches" => o.fit.batches = num(value)?.clamp(1, 1000) as u32,
-            "--bits" => o.bits = num(value)?.clamp(2, 20) as u32,
-            "--hidden" => {
-                o.fit.hidden = value
-                    .split(',')
-                    .map(|v| num(v).map(|n| n as usize))
-                    .collect::<Result<_, _>>()?;
-                if o.fit.hidden.iter().any(|&h| h == 0 || h > 256) {
-                    return Err(format!("--hidden: sizes must be 1..256, found {value:?}"));
+                "--threads" => {
+                    o.gen.threads = num(value)?.max(1) as usize;
+                    o.corpus.threads = o.gen.threads;
+                    o.arena.threads = o.gen.threads;
+                    o.book.threads = o.gen.threads;
+                    o.fit.threads = o.gen.threads;
                 }
-            }
-            "--groups" => {
-                o.fit.groups = value
-                    .split(',')
-                    .map(|v| num(v).map(|n| n as usize))
-                    .collect::<Result<_, _>>()?;
-                if o.fit.groups.contains(&0) {
-                    return Err(format!(
-                        "--groups: a group needs an output, found {value:?}"
-                    ));
+                "--seed" => {
+                    o.gen.seed = num(value)?;
+                    o.corpus.seed = o.gen.seed;
+                    o.fit.seed = o.gen.seed;
+                    o.arena.seed = o.gen.seed;
                 }
-            }
-            "--bootstrap" => o.bootstrap = Some(num(value)? as usize),
-            "--rounds" => o.rounds = num(value)? as u32,
-            "--lr" => {
-                o.fit.learning_rate = value
-                    .parse()
-                    .map_err(|_| format!("--lr: expected a number, found {value:?}"))?
-            }
-            "--anchors" => {
-                let at: Vec<u32> = value
-                    .split(',')
-                    .map(|v| num(v).map(|n| n as u32))
-                    .collect::<Result<_, _>>()?;
-                if at.len() < 2
-                    || at[0] != 0
-                    || at[at.len() - 1] != 60
-                    || at.windows(2).any(|w| w[0] >= w[1])
-                {
-                    return Err(format!(
-                        "--anchors: need increasing empties from 0 to 60, found {value:?}"
-                    ));
+                "--depth" => {
+                    o.gen.depth = num(value)?.clamp(1, 60) as u32;
+                    o.corpus.depth = o.gen.depth;
+                    o.arena.depth = Some(o.gen.depth);
+                    o.book.depth = o.gen.depth;
+                    o.openings.depth = o.gen.depth;
                 }
-                o.fit.anchors = at;
+                "--exact" => {
+                    o.gen.exact_empties = num(value)?.min(60) as u32;
+                    o.corpus.exact_empties = o.gen.exact_empties;
+                    o.book.exact = o.gen.exact_empties;
+                }
+                "--epsilon" => {
+                    o.gen.epsilon = value
+                        .parse()
+                        .ok()
+                        .filter(|e| (0.0..=1.0).contains(e))
+                        .ok_or_else(|| {
+                            format!("--epsilon: expected a number in 0..1, found {value:?}")
+                        })?;
+                    o.corpus.epsilon = o.gen.epsilon;
+                }
+                "--steps" => {
+                    o.fit.steps = num(value)? as u32;
+                    if o.fit.steps == 0 {
+                        return Err("--steps: must be at least 1".into());
+                    }
+                }
+                "--batches" => o.fit.batches = num(value)?.clamp(1, 1000) as u32,
+                "--bits" => o.bits = num(value)?.clamp(2, 20) as u32,
+                "--hidden" => {
+                    o.fit.hidden = value
+                        .split(',')
+                        .map(|v| num(v).map(|n| n as usize))
+                        .collect::<Result<_, _>>()?;
+                    if o.fit.hidden.iter().any(|&h| h == 0 || h > 256) {
+                        return Err(format!("--hidden: sizes must be 1..256, found {value:?}"));
+                    }
+                }
+                "--groups" => {
+                    o.fit.groups = value
+                        .split(',')
+                        .map(|v| num(v).map(|n| n as usize))
+                        .collect::<Result<_, _>>()?;
+                    if o.fit.groups.contains(&0) {
+                        return Err(format!(
+                            "--groups: a group needs an output, found {value:?}"
+                        ));
+                    }
+                }
+                "--bootstrap" => o.bootstrap = Some(num(value)? as usize),
+                "--rounds" => o.rounds = num(value)? as u32,
+                "--lr" => {
+                    o.fit.learning_rate = value
+                        .parse()
+                        .map_err(|_| format!("--lr: expected a number, found {value:?}"))?
+                }
+                "--anchors" => {
+                    let at: Vec<u32> = value
+                        .split(',')
+                        .map(|v| num(v).map(|n| n as u32))
+                        .collect::<Result<_, _>>()?;
+                    if at.len() < 2
+                        || at[0] != 0
+                        || at[at.len() - 1] != 60
+                        || at.windows(2).any(|w| w[0] >= w[1])
+                    {
+                        return Err(format!(
+                            "--anchors: need increasing empties from 0 to 60, found {value:?}"
+                        ));
+                    }
+                    o.fit.anchors = at;
+                }
+                "--data" => {
+                    o.data = value
+                        .split(',')
+                        .map(|group| group.split('+').map(PathBuf::from).collect())
+                        .collect()
+                }
+                "--plies" => {
+                    o.corpus.random_plies = range(value)?;
+                    o.gen.random_plies = o.corpus.random_plies;
+                }
+                "--shard" => {
+                    let shard = Shard::parse(value).map_err(|e| format!("--shard: {e}"))?;
+                    o.gen.shard = Some(shard);
+                    o.corpus.shard = Some(shard);
+                }
+                "--out" => o.out = Some(PathBuf::from(value)),
+                "--minutes" => o.book.minutes = float(value)?,
+                "--target" => o.book.target = num(value)? as usize,
+                "--batch" => o.book.batch = num(value)?.max(1) as usize,
+                "--margin" => o.book.margin = float(value)?,
+                "--loss-plies" => o.book.loss_plies = float(value)?,
+                "--max-ply" => o.book.max_ply = num(value)?.min(60) as u32,
+                "--free-plies" => o.book.free_plies = num(value)?.min(60) as u32,
+                "--bot-margin" => o.book.bot_margin = float(value)?,
+                "--max-chars" => o.book.max_chars = num(value)? as usize,
+                "--dir" => o.book.dir = PathBuf::from(value),
+                "--export-chunks" => o.book.export_chunks = num(value)? as usize,
+                "--from" => o.transition.from = value.split(',').map(PathBuf::from).collect(),
+                "--check" => o.transition.check = value.split(',').map(PathBuf::from).collect(),
+                "--per-empties" => o.transition.per_empties = num(value)?.max(1) as usize,
+                "--empties" => o.transition.empties = range(value)?,
+                "--count" => o.openings.count = num(value)? as usize,
+                "--within" => o.openings.within = float(value)?,
+                "--positions" => o.positions = num(value)?.max(1) as usize,
+                "--max-depth" => o.max_depth = Some(num(value)?.clamp(1, 30) as u32),
+                "--values" => o.values = Some(PathBuf::from(value)),
+                "--revalue" => o.transition.revalue = Some(PathBuf::from(value)),
+                "--pairs" => o.arena.pairs = num(value)? as u32,
+                "--time-ms" => o.arena.time_ms = num(value)?.max(1),
+                "--eval" => o.gen.eval = eval(value)?,
+                "--evals" => {
+                    let (a, b) = value
+                        .split_once(',')
+                        .ok_or_else(|| format!("--evals: expected A,B, found {value:?}"))?;
+                    o.arena.evals = [eval(a)?, eval(b)?];
+                }
+                _ => return Err(format!("unknown argument {flag:?}")),
             }
-            "--data" => {
-                o.data = value
-                    .split(',')
-                    .map(|group| group.split('+').map(PathBuf::from).collect())
-                    .collect()
-            }
-            "--plies" => {
-                o.corpus.random_plies = range(value)?;
-                o.gen.random_plies = o.corpus.random_plies;
-            }
-            "--shard" => {
-                let shard = Shard::parse(value).map_err(|e| format!("--shard: {e}"))?;
-                o.gen.shard = Some(shard);
-                o.corpus.shard = Some(shard);
-            }
-            "--out" => o.out = Some(PathBuf::from(value)),
-            "--minutes" => o.book.minutes = float(value)?,
-            "--target" => o.book.target = num(value)? as usize,
-            "--batch" => o.book.batch = num(value)?.max(1) as usize,
-            "--margin" => o.book.margin = float(value)?,
-            "--loss-plies" => o.book.loss_plies = float(value)?,
-            "--max-ply" => o.book.max_ply = num(value)?.min(60) as u32,
-            "--free-plies" => o.book.free_plies = num(value)?.min(60) as u32,
-            "--bot-margin" => o.book.bot_margin = float(value)?,
-            "--max-chars" => o.book.max_chars = num(value)? as usize,
-            "--dir" => o.book.dir = PathBuf::from(value),
-            "--export-chunks" => o.book.export_chunks = num(value)? as usize,
-            "--from" => o.transition.from = value.split(',').map(PathBuf::from).collect(),
-            "--check" => o.transition.check = value.split(',').map(PathBuf::from).collect(),
-            "--per-empties" => o.transition.per_empties = num(value)?.max(1) as usize,
-            "--empties" => o.transition.empties = range(value)?,
-            "--count" => o.openings.count = num(value)? as usize,
-            "--within" => o.openings.within = float(value)?,
-            "--positions" => o.positions = num(value)?.max(1) as usize,
-            "--max-depth" => o.max_depth = Some(num(value)?.clamp(1, 30) as u32),
-            "--values" => o.values = Some(PathBuf::from(value)),
-            "--revalue" => o.transition.revalue = Some(PathBuf::from(value)),
-            "--pairs" => o.arena.pairs = num(value)? as u32,
-            "--time-ms" => o.arena.time_ms = num(value)?.max(1),
-            "--eval" => o.gen.eval = eval(value)?,
-            "--evals" => {
-                let (a, b) = value
-                    .split_once(',')
-                    .ok_or_else(|| format!("--evals: expected A,B, found {value:?}"))?;
-                o.arena.evals = [eval(a)?, eval(b)?];
-            }
-            _ => return Err(format!("unknown argument {flag:?}")),
+            Ok(())
+        };
+        match apply() {
+            Err(e) if !absent || e.starts_with("unknown argument") => return Err(e),
+            _ if absent => return Err(format!("{flag} needs a value")),
+            _ => {}
         }
     }
     let outputs: usize = o.fit.groups.iter().sum();
@@ -408,6 +422,9 @@ mod tests {
             ("corpus --plies 8", "--plies"),
             ("corpus --plies 2-61", "--plies"),
             ("transition --empties 26-20", "--empties"),
+            ("probcut --values", "--values needs a value"),
+            ("probcut --bogus", "unknown argument \"--bogus\""),
+            ("probcut --bogus x", "unknown argument \"--bogus\""),
         ] {
             let e = parse(&args(bad))
                 .err()

@@ -32,7 +32,8 @@ const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("--help") {
+    // `train --help`, and `--help` (or `-h`) after a command.
+    if args.iter().any(|a| a == "--help" || a == "-h") {
         print!("{}", cli::USAGE);
         return ExitCode::SUCCESS;
     }
