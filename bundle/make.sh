@@ -19,6 +19,10 @@ check=0
 case "${1-}" in
 "") ;;
 --check) check=1 ;;
+-h | --help)
+    sed -n '2,10s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+    exit 0
+    ;;
 *)
     echo "make.sh: unknown argument '$1'" >&2
     usage
