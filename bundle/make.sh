@@ -6,21 +6,23 @@
 #   bundle/make.sh           regenerate bundle/othello.rs
 #   bundle/make.sh --check   regenerate into a temporary file and fail (exit 1)
 #                            if it differs from the committed bundle/othello.rs
+#   bundle/make.sh --help    this text
 #
 # Needs cargo-equip (installed here when missing). Runs from any directory.
 set -euo pipefail
 
 usage() {
-    echo "usage: bundle/make.sh [--check]" >&2
+    echo "usage: bundle/make.sh [--check | --help]" >&2
     exit 2
 }
 
+[ $# -le 1 ] || usage
 check=0
 case "${1-}" in
 "") ;;
 --check) check=1 ;;
 -h | --help)
-    sed -n '2,10s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+    sed -n '2,11s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
     exit 0
     ;;
 *)
@@ -28,7 +30,6 @@ case "${1-}" in
     usage
     ;;
 esac
-[ $# -le 1 ] || usage
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

@@ -81,12 +81,19 @@ usage:
               out: src/search/endgame/probcut_fit.rs); --revalue FILE: the values
               file's positions with their exact scores kept and the shallow values
               searched again with the compiled evaluation, written to FILE and fitted
-  train probcut --check FILE[,FILE..] [--empties A-B] [--per-empties N] [--threads N]
-              whether the passes' cut decisions hold as often as they claim, on
-              positions of held-out games, each decision solved exactly
+              into --out (required with --revalue)
+  train probcut --check FILE[,FILE..] [--empties A-B] [--per-empties N] [--seed S]
+              [--threads N]   whether the passes' cut decisions hold as often as
+              they claim, on positions of held-out games, each decision solved
+              exactly
   train decode-time           time to decode the compiled weights
   train bench [--depth N] [--evals A,B]   othello's bench with evaluations A and B
+  train --help, train COMMAND --help (or -h)   this text
 ";
+
+/// The command [`parse`] gives for `--help` or `-h` anywhere: print
+/// [`USAGE`].
+pub const HELP: &str = "--help";
 
 /// Default quantization of the networks' parameters: magnitude bits per
 /// layer (docs/evaluation.md, generation 3).
@@ -122,7 +129,12 @@ pub struct Options {
 /// A one-line message naming the flag, for a missing or bad value or an
 /// unknown flag.
 pub fn parse(args: &[String]) -> Result<(String, Options), String> {
-    let command = args.first().ok_or("missing command")?.clone();
+    let mut command = args.first().ok_or("missing command")?.clone();
+    // `train --help`, and `--help` (or `-h`) after a command: the command
+    // [`HELP`], with the default options.
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        command = HELP.to_string();
+    }
     let mut o = Options {
         gen: GenConfig::default(),
         corpus: CorpusConfig::default(),
@@ -148,6 +160,9 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         openings: OpeningsConfig::default(),
         transition: TransitionConfig::default(),
     };
+    if command == HELP {
+        return Ok((command, o));
+    }
     let mut it = args[1..].iter();
     let nothing = String::new();
     while let Some(flag) = it.next() {
@@ -407,6 +422,24 @@ mod tests {
     }
 
     #[test]
+    fn help_anywhere_is_the_usage() {
+        let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        for asked in [
+            "--help",
+            "fit --help",
+            "probcut --values v.txt -h",
+            "fit --bogus -h",
+        ] {
+            assert_eq!(
+                parse(&args(asked)).map(|(c, _)| c),
+                Ok(HELP.to_string()),
+                "{asked}"
+            );
+        }
+        assert_eq!(parse(&args("fit")).map(|(c, _)| c), Ok("fit".to_string()));
+    }
+
+    #[test]
     fn bad_values_are_refused_with_their_flag() {
         let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
         for (bad, flag) in [
@@ -417,7 +450,7 @@ mod tests {
             ("fit --anchors 0,30,60 --groups 1,1", "--groups"),
             ("corpus --shard 3/2", "--shard"),
             ("gen --shard 0/2", "--shard"),
-            ("corpus --seed", "--seed"),
+            ("corpus --seed", "--seed needs a value"),
             ("corpus --plies 9-8", "--plies"),
             ("corpus --plies 8", "--plies"),
             ("corpus --plies 2-61", "--plies"),

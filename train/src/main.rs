@@ -32,12 +32,13 @@ const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    // `train --help`, and `--help` (or `-h`) after a command.
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{}", cli::USAGE);
-        return ExitCode::SUCCESS;
-    }
-    match cli::parse(&args).and_then(|(name, o)| command::run(&name, &o)) {
+    match cli::parse(&args).and_then(|(name, o)| {
+        if name == cli::HELP {
+            print!("{}", cli::USAGE);
+            return Ok(());
+        }
+        command::run(&name, &o)
+    }) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("train: {e} (train --help for usage)");

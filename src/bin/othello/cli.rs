@@ -45,7 +45,8 @@ usage:
                              and time by empties
                              (--cold: no warming turn; --list: each position;
                              --passes: instead of the turn, the solver's selective
-                             passes of CUTS (default: the bot's) then the exact
+                             passes of CUTS (comma-separated cuts in hundredths of
+                             a deviation, e.g. 110,150,200; default: the bot's) then the exact
                              search, each timed, MS at most a position (default
                              5000))
   othello --help, othello TOOL --help

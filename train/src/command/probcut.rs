@@ -53,7 +53,31 @@ pub fn run(o: &Options) -> Result<(), String> {
         c.empties
     };
     if !c.check.is_empty() {
+        if c.revalue.is_some() {
+            return Err("--revalue and --check: one at a time".into());
+        }
         return check(o);
+    }
+    if let Some(to) = &c.revalue {
+        // The committed values and fit belong together: a revalued fit
+        // goes where --out says, and the values file is never the target.
+        if o.out.is_none() {
+            return Err(format!(
+                "--revalue {}: name the fit's file with --out (the default, {FIT_PATH}, \
+                 is the fit of the committed values)",
+                to.display()
+            ));
+        }
+        let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => a == b,
+        };
+        if same(to, &values) {
+            return Err(format!(
+                "--revalue {}: the values file itself; name another file",
+                to.display()
+            ));
+        }
     }
     let mut rows = read_rows(&values)?;
     if !c.from.is_empty() {
@@ -88,13 +112,8 @@ pub fn run(o: &Options) -> Result<(), String> {
             values.display()
         ));
     }
+    let mut source = values.clone();
     if let Some(to) = &c.revalue {
-        if to == &values {
-            return Err(format!(
-                "--revalue {}: the values file itself; name another file",
-                to.display()
-            ));
-        }
         let bar = crate::progress::bar(rows.len() as u64, "search");
         rows = probcut::revalue(&rows, o.gen.threads, &bar);
         bar.finish();
@@ -105,13 +124,14 @@ pub fn run(o: &Options) -> Result<(), String> {
             rows.len(),
             to.display()
         );
+        source = to.clone();
     }
     print!("{}", report(&rows));
     let cells = crate::probcut_fit::cells(&rows);
     let fit = crate::probcut_fit::fit(&cells);
     print!("{}", crate::probcut_fit::report(&cells, &fit));
     let out = o.out.clone().unwrap_or_else(|| PathBuf::from(FIT_PATH));
-    std::fs::write(&out, fit_source(&rows, &values.display().to_string()))
+    std::fs::write(&out, fit_source(&rows, &source.display().to_string()))
         .map_err(|e| format!("{}: {e}", out.display()))?;
     println!("wrote {}", out.display());
     Ok(())
@@ -291,5 +311,34 @@ mod tests {
         assert!(rows.len() > 5000, "{}", rows.len());
         let committed = std::fs::read_to_string(root.join(FIT_PATH)).unwrap();
         assert_eq!(fit_source(&rows, DEFAULT_VALUES), committed);
+    }
+
+    /// The committed values were measured with the committed weights, so
+    /// searching their shallow values again gives them back, row by row in
+    /// order (on 3 threads over 400 rows, so that the threads interleave).
+    #[test]
+    fn revaluing_the_committed_values_gives_them_back() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let rows = read_rows(&root.join(DEFAULT_VALUES)).unwrap();
+        let first = &rows[..400];
+        let bar = indicatif::ProgressBar::hidden();
+        let again = probcut::revalue(first, 3, &bar);
+        assert!(again == first, "the revalued rows differ");
+    }
+
+    #[test]
+    fn revalue_refuses_to_overwrite_the_committed_values_or_fit() {
+        let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let run_with = |a: &str| run(&crate::cli::parse(&args(a)).unwrap().1).unwrap_err();
+        let e = run_with("probcut --revalue /tmp/x.txt");
+        assert!(e.contains("--out"), "{e}");
+        let e = run_with(&format!(
+            "probcut --revalue {}/../{DEFAULT_VALUES} --values {}/../{DEFAULT_VALUES} --out /tmp/f.rs",
+            env!("CARGO_MANIFEST_DIR"),
+            env!("CARGO_MANIFEST_DIR")
+        ));
+        assert!(e.contains("the values file itself"), "{e}");
+        let e = run_with("probcut --revalue /tmp/x.txt --check a.txt");
+        assert!(e.contains("one at a time"), "{e}");
     }
 }

@@ -43,7 +43,8 @@ pub enum Tool {
     Playouts(PlayoutsOptions),
     /// `book [TRANSCRIPT]`.
     Book(Option<String>),
-    /// `transition FILE [--cold] [--list] [bot options]`.
+    /// `transition FILE [--cold] [--list] [--passes [CUTS]] [--cap-ms MS]
+    /// [bot options]`.
     Transition(transition::TransitionOptions),
     /// `TOOL --help` (or `-h`) anywhere after a tool's name: the usage.
     Help,
@@ -73,16 +74,15 @@ pub struct PlayoutsOptions {
     pub speed: bool,
 }
 
+/// The tools' names, as [`parse`] dispatches them.
+const TOOLS: &[&str] = &["perft", "bench", "solve", "playouts", "book", "transition"];
+
 /// The tool command of `args`, if they name one (else `None`: they are the
 /// bot's).
 pub fn parse(args: &[String]) -> Option<Result<Tool, String>> {
     let mut it = args.iter();
     let name = it.next()?.as_str();
-    let tool = matches!(
-        name,
-        "perft" | "bench" | "solve" | "playouts" | "book" | "transition"
-    );
-    if tool && args[1..].iter().any(|a| a == "--help" || a == "-h") {
+    if TOOLS.contains(&name) && args[1..].iter().any(|a| a == "--help" || a == "-h") {
         return Some(Ok(Tool::Help));
     }
     match name {
@@ -368,6 +368,13 @@ mod tests {
             parse(&args("playouts --speed")),
             Some(Ok(Tool::Playouts(p))) if p.speed
         ));
+    }
+
+    #[test]
+    fn every_tool_is_dispatched() {
+        for name in TOOLS {
+            assert!(parse(&args(name)).is_some(), "{name}");
+        }
     }
 
     #[test]

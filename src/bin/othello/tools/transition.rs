@@ -88,7 +88,8 @@ pub fn parse<'a>(it: impl Iterator<Item = &'a String>) -> Result<TransitionOptio
     }
     let bot = match cli::parse(&rest).map_err(|e| format!("transition: {e}"))? {
         Command::Bot(bot) => bot,
-        Command::Help => return Err("transition: --help is not an option here".into()),
+        // `tools::parse` answers `--help` before any tool parses.
+        Command::Help => return Err("transition: --help comes alone".into()),
     };
     Ok(TransitionOptions {
         file,
