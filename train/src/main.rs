@@ -21,6 +21,7 @@ mod fit;
 mod gen;
 mod mpc;
 mod net;
+mod parallel;
 mod probcut;
 mod probcut_fit;
 mod progress;

@@ -14,7 +14,6 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Table size (log2 entries) of the measuring searches.
 const TABLE_BITS: u32 = 18;
@@ -73,38 +72,14 @@ pub fn measure(
     threads: usize,
     bar: &ProgressBar,
 ) -> Vec<Measured> {
-    let next = AtomicUsize::new(0);
-    let mut out: Vec<(usize, Measured)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.max(1))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&board) = boards.get(i) else {
-                            break;
-                        };
-                        // A fresh table: values never depend on the thread.
-                        let mut search = AlphaBeta::with_table_bits(
-                            Evaluator::new(EvalKind::Pattern, 0),
-                            TABLE_BITS,
-                        );
-                        search.set_selective(false);
-                        let values = (0..=max_depth).map(|d| search.value(&board, d)).collect();
-                        done.push((i, Measured { board, values }));
-                        bar.inc(1);
-                    }
-                    done
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("worker panicked"))
-            .collect()
-    });
-    out.sort_by_key(|&(i, _)| i);
-    out.into_iter().map(|(_, m)| m).collect()
+    crate::parallel::map_in_order(boards, threads, bar, |&board| {
+        // A fresh table: values never depend on the thread.
+        let mut search =
+            AlphaBeta::with_table_bits(Evaluator::new(EvalKind::Pattern, 0), TABLE_BITS);
+        search.set_selective(false);
+        let values = (0..=max_depth).map(|d| search.value(&board, d)).collect();
+        Measured { board, values }
+    })
 }
 
 /// One line per position: player and opponent in hex, then the values.

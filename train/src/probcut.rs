@@ -107,38 +107,12 @@ pub fn measure_one(solver: &mut Solver, board: &Board, max_depth: u32) -> Row {
 /// values (as many depths as each had) searched again with the compiled
 /// evaluation, in order, on `threads` threads; `bar` counts rows.
 pub fn revalue(rows: &[Row], threads: usize, bar: &ProgressBar) -> Vec<Row> {
-    let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, Row)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.max(1))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(r) = rows.get(i) else { break };
-                        let values = (0..r.values.len() as u32)
-                            .map(|d| shallow_value(&r.board, d))
-                            .collect();
-                        mine.push((
-                            i,
-                            Row {
-                                values,
-                                ..r.clone()
-                            },
-                        ));
-                        bar.inc(1);
-                    }
-                    mine
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("no panics"))
-            .collect()
-    });
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, r)| r).collect()
+    crate::parallel::map_in_order(rows, threads, bar, |r| Row {
+        values: (0..r.values.len() as u32)
+            .map(|d| shallow_value(&r.board, d))
+            .collect(),
+        ..r.clone()
+    })
 }
 
 /// One line per row: player and opponent in hex, the exact score, then

@@ -20,8 +20,6 @@ use othello::search::alphabeta::AlphaBeta;
 use othello::search::{Limits, Score, Strategy};
 use othello::Square;
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// Candidates drawn and scored per round.
 const ROUND: usize = 64;
@@ -171,25 +169,16 @@ fn draw(plies: u32, rng: &mut Rng) -> Option<Game> {
 /// Each game's score in discs for its side to move, from a fresh selective
 /// search to `depth`.
 fn score_all(games: &[Game], threads: usize, depth: u32) -> Vec<f64> {
-    let next = AtomicUsize::new(0);
-    let out = Mutex::new(vec![0.0; games.len()]);
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(game) = games.get(i) else { break };
-                let board = game.board();
-                let mut ab = AlphaBeta::new(Evaluator::new(EvalKind::Pattern, 0));
-                ab.set_exact_empties(0);
-                let r = ab.choose(&board, board.moves(), &Limits::depth(depth));
-                let score = match r.score {
-                    Score::Selective(s) | Score::Estimate(s) => s,
-                    Score::Exact(s) | Score::Probable { score: s, .. } => f64::from(s),
-                    _ => 0.0,
-                };
-                out.lock().expect("no panic holds the lock")[i] = score;
-            });
+    let bar = indicatif::ProgressBar::hidden();
+    crate::parallel::map_in_order(games, threads, &bar, |game| {
+        let board = game.board();
+        let mut ab = AlphaBeta::new(Evaluator::new(EvalKind::Pattern, 0));
+        ab.set_exact_empties(0);
+        let r = ab.choose(&board, board.moves(), &Limits::depth(depth));
+        match r.score {
+            Score::Selective(s) | Score::Estimate(s) => s,
+            Score::Exact(s) | Score::Probable { score: s, .. } => f64::from(s),
+            _ => 0.0,
         }
-    });
-    out.into_inner().expect("no panic holds the lock")
+    })
 }
