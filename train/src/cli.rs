@@ -129,12 +129,7 @@ pub struct Options {
 /// A one-line message naming the flag, for a missing or bad value or an
 /// unknown flag.
 pub fn parse(args: &[String]) -> Result<(String, Options), String> {
-    let mut command = args.first().ok_or("missing command")?.clone();
-    // `train --help`, and `--help` (or `-h`) after a command: the command
-    // [`HELP`], with the default options.
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        command = HELP.to_string();
-    }
+    let command = args.first().ok_or("missing command")?.clone();
     let mut o = Options {
         gen: GenConfig::default(),
         corpus: CorpusConfig::default(),
@@ -160,14 +155,16 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         openings: OpeningsConfig::default(),
         transition: TransitionConfig::default(),
     };
-    if command == HELP {
-        return Ok((command, o));
+    // `train --help`, and `--help` (or `-h`) after a command: the command
+    // [`HELP`], with the default options.
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok((HELP.to_string(), o));
     }
     let mut it = args[1..].iter();
     let nothing = String::new();
     while let Some(flag) = it.next() {
         // Every flag takes a value; a last flag without one is still named
-        // as unknown if it is.
+        // as unknown if it is (`apply` says whether the flag is known).
         let (value, absent) = match it.next() {
             Some(v) => (v, false),
             None => (&nothing, true),
@@ -191,7 +188,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                 .filter(|&(a, b): &(u32, u32)| a <= b && b <= 60)
                 .ok_or_else(|| format!("{flag}: expected A-B with A <= B <= 60, found {v:?}"))
         };
-        let mut apply = || -> Result<(), String> {
+        let mut apply = || -> Result<bool, String> {
             match flag.as_str() {
                 "--games" => {
                     o.gen.games = num(value)? as u32;
@@ -329,14 +326,15 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                         .ok_or_else(|| format!("--evals: expected A,B, found {value:?}"))?;
                     o.arena.evals = [eval(a)?, eval(b)?];
                 }
-                _ => return Err(format!("unknown argument {flag:?}")),
+                _ => return Ok(false),
             }
-            Ok(())
+            Ok(true)
         };
         match apply() {
-            Err(e) if !absent || e.starts_with("unknown argument") => return Err(e),
+            Ok(false) => return Err(format!("unknown argument {flag:?}")),
             _ if absent => return Err(format!("{flag} needs a value")),
-            _ => {}
+            Err(e) => return Err(e),
+            Ok(true) => {}
         }
     }
     let outputs: usize = o.fit.groups.iter().sum();
