@@ -425,6 +425,9 @@ impl AlphaBeta {
     #[inline(always)]
     fn etc(&self, board: &Board, moves: u64, depth: u32, beta: i32) -> Option<i32> {
         for sq in Bitboard(moves) {
+            self.table.prefetch(&board.play(sq));
+        }
+        for sq in Bitboard(moves) {
             let next = board.play(sq);
             if let Some(e) = self.table.probe(&next) {
                 if u32::from(e.depth) + 1 >= depth && e.bound != Bound::Lower && -e.score >= beta {
@@ -498,11 +501,15 @@ impl AlphaBeta {
         };
         for sq in Bitboard(moves) {
             let key = if sq.index() as u8 == table_move {
+                if depth >= SORT_MIN_DEPTH {
+                    self.table.prefetch(&board.play(sq));
+                }
                 // Below any evaluation-weighted key.
                 -(1 << 20)
             } else if depth >= SORT_MIN_DEPTH {
                 let f = kernels::flips(board.player, board.opponent, sq.index());
                 let (p, o) = (board.opponent ^ f, board.player ^ f ^ sq.bit());
+                self.table.prefetch(&Board::new(p, o));
                 let replies = kernels::moves(p, o);
                 let corner = (sq.bit() & Bitboard::CORNERS.0 != 0) as i32;
                 // Replies weigh most; a reply on a corner counts extra.
