@@ -35,9 +35,12 @@ usage:
               rebuilds the committed weights byte for byte (about 18 minutes on 2
               cores); files of `gen` are read too, and `a+b+c` joins the shards of
               one `gen` run
-  train features [--data FILE[,FILE..]]   how much of the compiled evaluation's
-              held-out error a per-empties linear term in mobility, potential
-              mobility, corner moves or odd quadrants would explain
+  train features [--data FILE[,FILE..]] [--by-empties N]   how much of the compiled
+              evaluation's held-out error a per-empties linear term in mobility,
+              potential mobility, corner moves or odd quadrants would explain;
+              --by-empties N: instead, its error's mean, spread and MAE at each
+              count of empties, on the positions labelled within N discs of a draw
+              (64: all)
   train match [--pairs N] [--time-ms N] [--depth N] [--threads N] [--seed N]
               [--evals A,B]   paired games of eval A (default pattern) vs B (classic)
   train mpc   [--positions N] [--max-depth D] [--threads N] [--seed N] [--values FILE]
@@ -120,6 +123,8 @@ pub struct Options {
     pub book: BookConfig,
     pub openings: OpeningsConfig,
     pub transition: TransitionConfig,
+    /// `features --by-empties N`: the error by empties, labels within N.
+    pub by_empties: Option<i32>,
 }
 
 /// Parses the arguments after the program name: the command's name and
@@ -154,6 +159,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         book: BookConfig::default(),
         openings: OpeningsConfig::default(),
         transition: TransitionConfig::default(),
+        by_empties: None,
     };
     // `train --help`, and `--help` (or `-h`) after a command: the command
     // [`HELP`], with the default options.
@@ -316,6 +322,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                 "--positions" => o.positions = num(value)?.max(1) as usize,
                 "--max-depth" => o.max_depth = Some(num(value)?.clamp(1, 30) as u32),
                 "--values" => o.values = Some(PathBuf::from(value)),
+                "--by-empties" => o.by_empties = Some(num(value)?.min(64) as i32),
                 "--revalue" => o.transition.revalue = Some(PathBuf::from(value)),
                 "--pairs" => o.arena.pairs = num(value)? as u32,
                 "--time-ms" => o.arena.time_ms = num(value)?.max(1),

@@ -150,6 +150,56 @@ pub fn explain(
     }
 }
 
+/// The residual's statistics at one count of empties.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ErrorAt {
+    /// Positions counted.
+    pub count: usize,
+    /// Mean residual (label - evaluation), discs.
+    pub mean: f64,
+    /// Its standard deviation.
+    pub sd: f64,
+    /// Mean absolute residual.
+    pub mae: f64,
+    /// Mean absolute label: how one-sided the positions are.
+    pub mean_abs_label: f64,
+}
+
+/// `residual` by count of empties (index 0-60), over every sample whose
+/// label is within `max_label` discs of a draw.
+pub fn by_empties(
+    samples: &[Sample],
+    max_label: i32,
+    residual: impl Fn(&Sample) -> f64,
+) -> Vec<ErrorAt> {
+    let mut sums = [(0.0, 0.0, 0.0, 0.0, 0usize); 61];
+    for s in samples
+        .iter()
+        .filter(|s| i32::from(s.label).abs() <= max_label)
+    {
+        let r = residual(s);
+        let t = &mut sums[s.board.empty_count() as usize];
+        t.0 += r;
+        t.1 += r * r;
+        t.2 += r.abs();
+        t.3 += f64::from(s.label).abs();
+        t.4 += 1;
+    }
+    sums.iter()
+        .map(|&(sum, squares, abs, labels, count)| {
+            let k = count.max(1) as f64;
+            let mean = sum / k;
+            ErrorAt {
+                count,
+                mean,
+                sd: (squares / k - mean * mean).max(0.0).sqrt(),
+                mae: abs / k,
+                mean_abs_label: labels / k,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,6 +224,59 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn errors_by_empties_count_mean_and_spread_of_the_kept_labels() {
+        let samples: Vec<Sample> = samples()
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| Sample {
+                label: [3, -3, 40][i % 3],
+                ..s
+            })
+            .collect();
+        // The residual: +1 for even games, -1 for odd ones, and 100 for
+        // the labels the filter drops.
+        let residual = |s: &Sample| {
+            if s.label == 40 {
+                100.0
+            } else if s.game.is_multiple_of(2) {
+                1.0
+            } else {
+                -1.0
+            }
+        };
+        let kept = |e: u32| {
+            samples
+                .iter()
+                .filter(|s| s.board.empty_count() == e && s.label != 40)
+                .collect::<Vec<_>>()
+        };
+        let at = by_empties(&samples, 10, residual);
+        assert_eq!(at.len(), 61);
+        for e in [20, 40, 59] {
+            let here = kept(e);
+            let even = here.iter().filter(|s| s.game.is_multiple_of(2)).count() as f64;
+            let k = here.len() as f64;
+            let mean = (2.0 * even - k) / k;
+            assert_eq!(at[e as usize].count, here.len(), "{e}");
+            assert!(
+                (at[e as usize].mean - mean).abs() < 1e-9,
+                "{e}: {:?}",
+                at[e as usize]
+            );
+            assert!((at[e as usize].sd - (1.0 - mean * mean).sqrt()).abs() < 1e-9);
+            assert!((at[e as usize].mae - 1.0).abs() < 1e-9);
+            assert!((at[e as usize].mean_abs_label - 3.0).abs() < 1e-9);
+        }
+        // With every label kept, the dropped ones count again.
+        let all = by_empties(&samples, 64, residual);
+        assert!(
+            all[40].count > at[40].count && all[40].mae > 10.0,
+            "{:?}",
+            all[40]
+        );
     }
 
     #[test]
