@@ -15,7 +15,6 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use shard::Shard;
 use std::io::{self, Read, Write};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One labelled position.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -120,41 +119,23 @@ fn play_game(cfg: &GenConfig, game: u32, search: &mut AlphaBeta) -> Vec<Sample> 
 
 /// Plays `cfg.games` games on `cfg.threads` threads; `bar` counts games.
 pub fn generate(cfg: &GenConfig, bar: &ProgressBar) -> Vec<Sample> {
-    let next = AtomicU64::new(0);
-    let mut per_game: Vec<(u32, Vec<Sample>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..cfg.threads.max(1))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut out = Vec::new();
-                    let games = cfg.shard.map_or(cfg.games, |s| s.items_of(cfg.games));
-                    loop {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        if k >= u64::from(games) {
-                            break;
-                        }
-                        let g = cfg.shard.map_or(k, |s| u64::from(s.item(k as u32)));
-                        // A fresh table per game: a game never depends on
-                        // which games its thread played before.
-                        let mut search =
-                            AlphaBeta::with_table_bits(Evaluator::new(cfg.eval, 0), TABLE_BITS);
-                        search.set_exact_empties(0);
-                        // Full width: chunks stay reproducible across the
-                        // search's selectivity settings.
-                        search.set_selective(false);
-                        out.push((g as u32, play_game(cfg, g as u32, &mut search)));
-                        bar.inc(1);
-                    }
-                    out
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("worker panicked"))
-            .collect()
-    });
-    per_game.sort_by_key(|&(g, _)| g);
-    per_game.into_iter().flat_map(|(_, s)| s).collect()
+    let count = cfg.shard.map_or(cfg.games, |s| s.items_of(cfg.games));
+    let games: Vec<u32> = (0..count)
+        .map(|k| cfg.shard.map_or(k, |s| s.item(k)))
+        .collect();
+    crate::parallel::map_in_order(&games, cfg.threads, bar, |&g| {
+        // A fresh table per game: a game never depends on which games its
+        // thread played before.
+        let mut search = AlphaBeta::with_table_bits(Evaluator::new(cfg.eval, 0), TABLE_BITS);
+        search.set_exact_empties(0);
+        // Full width: chunks stay reproducible across the search's
+        // selectivity settings.
+        search.set_selective(false);
+        play_game(cfg, g, &mut search)
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// Writes samples: per sample player, opponent (u64 LE), label (i8), game (u32 LE).
