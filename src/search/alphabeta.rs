@@ -344,11 +344,20 @@ impl AlphaBeta {
             }
         }
 
+        // The table's move is searched first, before the others are
+        // sorted: when it cuts (most cut nodes that have one), the sort and
+        // its shallow searches are saved.
         let mut list = [(0i32, 0u8); 32];
-        let n = self.order::<FAST>(board, moves, table_move, depth, alpha, &mut list);
+        let table_first = table_move < 64 && moves >> table_move & 1 != 0;
+        let mut n = 0;
+        if table_first {
+            list[0] = (0, table_move);
+            n = 1;
+        }
+        let mut sorted = false;
         let alpha0 = alpha;
         let mut best_score = -INFINITY;
-        let mut best_move = list[0].1;
+        let mut best_move = 64u8;
         // At depth 1 with the pattern evaluation, the children that are
         // leaves (not a pass) are evaluated here from this node's indices:
         // the same scores and node counts as the recursion, which would
@@ -361,7 +370,24 @@ impl AlphaBeta {
         } else {
             None
         };
-        for (i, &(_, sq)) in list[..n].iter().enumerate() {
+        let mut i = 0;
+        loop {
+            if i == n {
+                if sorted {
+                    break;
+                }
+                let rest = if table_first {
+                    moves & !(1u64 << table_move)
+                } else {
+                    moves
+                };
+                n += self.order::<FAST>(board, rest, depth, alpha, &mut list[n..]);
+                sorted = true;
+                if i == n {
+                    break;
+                }
+            }
+            let sq = list[i].1;
             let next = board.play(Square::new(sq));
             let leaf = leaves.as_ref().filter(|_| !next.moves().is_empty());
             let score = if let Some(leaves) = leaf {
@@ -398,6 +424,7 @@ impl AlphaBeta {
                     }
                 }
             }
+            i += 1;
         }
         let bound = if best_score >= beta {
             Bound::Lower
@@ -475,12 +502,12 @@ impl AlphaBeta {
         None
     }
 
-    /// Fills `list` with the moves in search order and returns their count:
-    /// the table move first, then (at depth >= [`SORT_MIN_DEPTH`]) fewest
-    /// opponent replies, with corners preferred, and (at depth >=
-    /// [`ORDER_EVAL_MIN_DEPTH`]) the lowest evaluation for the opponent
-    /// after the move, from [`SHALLOW_ORDER_MIN_DEPTH`] its value by a
-    /// shallow search.
+    /// Fills `list` with `moves` (the table's move, searched before the
+    /// sort, left out) in search order and returns their count: from depth
+    /// [`SORT_MIN_DEPTH`] fewest opponent replies, with corners preferred,
+    /// and from [`ORDER_EVAL_MIN_DEPTH`] the lowest evaluation for the
+    /// opponent after the move, from [`SHALLOW_ORDER_MIN_DEPTH`] its value
+    /// by a shallow search.
     /// Inlined so that the fast search's copy is compiled for the fast
     /// instructions.
     #[inline(always)]
@@ -488,10 +515,9 @@ impl AlphaBeta {
         &mut self,
         board: &Board,
         moves: u64,
-        table_move: u8,
         depth: u32,
         alpha: i32,
-        list: &mut [(i32, u8); 32],
+        list: &mut [(i32, u8)],
     ) -> usize {
         let mut n = 0;
         let sort_depth = if depth >= SHALLOW_ORDER_MIN_DEPTH {
@@ -500,13 +526,7 @@ impl AlphaBeta {
             0
         };
         for sq in Bitboard(moves) {
-            let key = if sq.index() as u8 == table_move {
-                if depth >= SORT_MIN_DEPTH {
-                    self.table.prefetch(&board.play(sq));
-                }
-                // Below any evaluation-weighted key.
-                -(1 << 20)
-            } else if depth >= SORT_MIN_DEPTH {
+            let key = if depth >= SORT_MIN_DEPTH {
                 let f = kernels::flips(board.player, board.opponent, sq.index());
                 let (p, o) = (board.opponent ^ f, board.player ^ f ^ sq.bit());
                 self.table.prefetch(&Board::new(p, o));
