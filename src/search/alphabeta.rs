@@ -101,6 +101,15 @@ pub const SHALLOW_ORDER_WINDOW: i32 = 8 * SCALE;
 /// "Fewer nodes") from 3, 4 and 6 the nodes fell by 6%, 4% and 3%, the
 /// time the same within the noise; 6 probes least.
 pub const ETC_MIN_DEPTH: u32 = 6;
+/// A table entry's move goes first only when the entry was searched at
+/// most this many plies shallower than the node; a shallower entry's move
+/// (often from a sorting search or Multi-ProbCut's shallow search) orders
+/// worse than the sort. On 19 positions of the midgame bench at selective
+/// depth 16 / full width depth 12 (docs/search.md, "The table's move"):
+/// any depth 38.9 M / 106.8 M nodes, 1 ply 35.9 / 102.4 M, 2 34.5 / 102.7
+/// M, 3 34.7 / 103.5 M, 4 35.7 / 103.4 M, 8 38.7 / 106.6 M; 0 (the same
+/// depth only, so no move from the previous iteration) 78.5 / 84.6 M.
+pub const TABLE_MOVE_SLACK: u32 = 2;
 /// A bound beyond every evaluation and final score.
 const INFINITY: i32 = 1 << 24;
 
@@ -321,7 +330,9 @@ impl AlphaBeta {
         let entry = self.table.probe(board);
         let mut table_move = 64u8;
         if let Some(e) = entry {
-            table_move = e.best;
+            if u32::from(e.depth) + TABLE_MOVE_SLACK >= depth {
+                table_move = e.best;
+            }
             if u32::from(e.depth) >= depth {
                 match e.bound {
                     Bound::Exact => return e.score,
