@@ -189,6 +189,16 @@ const fn diagonals() -> [[u64; 2]; 64] {
     out
 }
 
+/// The squares next to `b`'s discs, in any of the 8 directions (with
+/// `b`'s own discs that have a neighbour in `b`). The empty ones next to
+/// the opponent's discs are the side to move's potential mobility.
+#[inline(always)]
+pub fn neighbours(b: u64) -> u64 {
+    let h = ((b >> 1) & 0x7f7f_7f7f_7f7f_7f7f) | ((b << 1) & 0xfefe_fefe_fefe_fefe);
+    let row = b | h;
+    h | (row >> 8) | (row << 8)
+}
+
 /// How many discs `p` flips by playing on `sq` when `sq` is the only square
 /// `p` does not hold that is not the opponent's: the last empty square
 /// (the opponent's discs are then `!p` but `sq`). Equals
@@ -275,6 +285,25 @@ mod tests {
             assert_eq!(last_flip_count(p, sq), flips(p, o, sq).count_ones());
             assert_eq!(last_flip_count(o, sq), flips(o, p, sq).count_ones());
         }
+    }
+
+    #[test]
+    fn neighbours_match_the_slow_reference() {
+        let mut rng = crate::rng::Rng::seed_from_u64(13);
+        for _ in 0..20_000 {
+            let b = match rng.below(3) {
+                0 => rng.next_u64() & rng.next_u64() & rng.next_u64(),
+                1 => rng.next_u64() & rng.next_u64(),
+                _ => rng.next_u64(),
+            };
+            assert_eq!(
+                neighbours(b),
+                crate::reference::neighbours_slow(b),
+                "{b:#x}"
+            );
+        }
+        assert_eq!(neighbours(1), 0x302);
+        assert_eq!(neighbours(0), 0);
     }
 
     #[test]

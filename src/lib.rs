@@ -24,6 +24,7 @@ pub mod book;
 pub mod dispatch;
 pub mod eval;
 pub mod game;
+pub mod hugepages;
 pub mod kernels;
 // The OBF suites' format (`othello solve`), not part of the CodinGame
 // submission (docs/bundle.md).

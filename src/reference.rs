@@ -41,6 +41,22 @@ pub fn flips_slow(p: u64, o: u64, sq: usize) -> u64 {
     all
 }
 
+/// [`crate::kernels::neighbours`] square by square: every square one step
+/// in some direction from a disc of `b`.
+pub fn neighbours_slow(b: u64) -> u64 {
+    let mut out = 0;
+    for sq in (0..64).filter(|&sq| b >> sq & 1 != 0) {
+        let (c0, r0) = (sq % 8, sq / 8);
+        for (dc, dr) in STEPS {
+            let (c, r) = (c0 + dc, r0 + dr);
+            if (0..8).contains(&c) && (0..8).contains(&r) {
+                out |= bit(c, r);
+            }
+        }
+    }
+    out
+}
+
 /// The legal moves of `p`: empty squares where [`flips_slow`] flips something.
 pub fn moves_slow(p: u64, o: u64) -> u64 {
     (0..64)

@@ -573,10 +573,12 @@ impl AlphaBeta {
             } else {
                 0
             };
-            list[n] = (key, sq.index() as u8);
+            // The square breaks ties (the order the moves were listed in),
+            // so that the faster unstable sort gives a stable sort's order.
+            list[n] = (key * 64 + sq.index() as i32, sq.index() as u8);
             n += 1;
         }
-        list[..n].sort_by_key(|&(k, _)| k);
+        list[..n].sort_unstable_by_key(|&(k, _)| k);
         n
     }
 }

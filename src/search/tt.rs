@@ -70,7 +70,7 @@ impl Table {
     pub fn new(bits: u32) -> Table {
         let bits = bits.max(1);
         Table {
-            buckets: vec![Bucket::default(); 1 << (bits - 1)],
+            buckets: crate::hugepages::filled(1 << (bits - 1), Bucket::default()),
             mask: (1 << (bits - 1)) - 1,
             date: 0,
         }

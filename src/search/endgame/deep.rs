@@ -382,7 +382,7 @@ impl Solver {
             let replies = kernels::moves(o ^ flips, p ^ flips ^ bit);
             let corners = (replies & Bitboard::CORNERS.0).count_ones() as i32;
             let mine = p ^ flips ^ bit;
-            let potential = (spread(mine) & !(mine | o ^ flips)).count_ones() as i32;
+            let potential = (kernels::neighbours(mine) & !(mine | o ^ flips)).count_ones() as i32;
             c.key = replies.count_ones() as i32 * MOBILITY_WEIGHT
                 + corners * CORNER_REPLY_WEIGHT
                 + potential * POTENTIAL_WEIGHT
@@ -426,11 +426,3 @@ fn put_first(list: &mut [Candidate], square: u8) {
 
 /// The key of the table's move: below any other.
 const TABLE_MOVE: i32 = i32::MIN;
-
-/// The squares next to `b`'s discs (in any of the 8 directions).
-#[inline(always)]
-fn spread(b: u64) -> u64 {
-    let h = ((b >> 1) & 0x7f7f_7f7f_7f7f_7f7f) | ((b << 1) & 0xfefe_fefe_fefe_fefe);
-    let row = b | h;
-    h | (row >> 8) | (row << 8)
-}

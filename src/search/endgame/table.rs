@@ -64,8 +64,12 @@ pub struct Table {
 
 impl Table {
     pub fn new(bits: u32) -> Table {
+        // Zeroed memory is not touched until used: asking for huge pages
+        // now still applies to all of it.
+        let mut words = vec![[0u64; 3]; 1 << bits];
+        crate::hugepages::advise(&mut words);
         Table {
-            words: vec![[0u64; 3]; 1 << bits],
+            words,
             mask: (1 << bits) - 2,
         }
     }
