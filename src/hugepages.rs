@@ -9,7 +9,8 @@
 //! tables ask, before their pages are first touched. The evaluation's
 //! weights (2.3 MB) on huge pages measured no faster. A hint only: where
 //! the call fails or the system gives no huge pages, nothing changes but
-//! the speed (docs/search.md, "Huge pages").
+//! the speed (docs/search.md, "Potential mobility in the sort, and huge
+//! pages").
 
 /// `MADV_HUGEPAGE` of Linux's `madvise`.
 #[cfg(target_os = "linux")]
@@ -22,6 +23,9 @@ const PAGE: usize = 4096;
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 unsafe extern "C" {
+    // The symbol's name is fixed here, so the bundle's minifier may rename
+    // the Rust side.
+    #[link_name = "madvise"]
     fn madvise(addr: *mut core::ffi::c_void, len: usize, advice: i32) -> i32;
 }
 
