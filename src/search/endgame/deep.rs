@@ -404,12 +404,26 @@ impl Solver {
                 let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
                 c.key += eval_search(np, no, depth, -window, window) * EVAL_ORDER_WEIGHT / SCALE;
             }
-        } else if n >= EVAL_ORDER_EMPTIES {
+        } else if n >= self.eval_order_empties() {
             let children = crate::eval::pattern::tables().children(&Board::new(p, o));
             for c in list {
                 c.key +=
                     children.evaluate(usize::from(c.square), c.flips) * EVAL_ORDER_WEIGHT / SCALE;
             }
+        }
+    }
+}
+
+impl Solver {
+    /// From this many empties up the fastest-first key weighs the child's
+    /// evaluation: [`SELECTIVE_EVAL_ORDER_EMPTIES`] in a selective solve,
+    /// else [`EVAL_ORDER_EMPTIES`].
+    #[inline(always)]
+    fn eval_order_empties(&self) -> u32 {
+        if self.probcut.is_some() {
+            SELECTIVE_EVAL_ORDER_EMPTIES
+        } else {
+            EVAL_ORDER_EMPTIES
         }
     }
 }

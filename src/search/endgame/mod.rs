@@ -73,6 +73,17 @@ const INF: i32 = 65;
 /// 20-39, from 12 225 M, from 14 and 16 fewer positions gained; see
 /// docs/endgame.md.
 pub const EVAL_ORDER_EMPTIES: u32 = 12;
+/// In a selective solve the evaluation term joins the key from this many
+/// empties up (its probcut evaluates every node from
+/// [`PROBCUT_MIN_EMPTIES`] anyway, and the cut nodes' evaluations are
+/// cheaper than the nodes a worse order costs). On the strong-play and
+/// tuning benches' 210 positions at 22 empties (docs/endgame.md, "Seventh
+/// pass") the 95% pass's median fell from 2.30-2.36 M nodes and 72-77 ms
+/// to 1.92 M and 70 ms, finished within the turn on 79% against 75-77%;
+/// FFO #40-#49 (whose exact solves run passes first) 511.2 M -> 498.3 M
+/// nodes. From 10 in every solve the exact passes slowed as before; 8 and 9
+/// gave fewer nodes and no more time.
+pub const SELECTIVE_EVAL_ORDER_EMPTIES: u32 = 10;
 /// Key units per disc of that evaluation (a reply is `MOBILITY_WEIGHT`).
 /// Measured from 12 empties on fforum-20-39: weight 2 gave 269 M nodes,
 /// 3 225 M, 4 260 M (none: 572 M); 8 and 32 did worse on FFO #45-#47.
@@ -157,7 +168,8 @@ pub struct Techniques {
     /// Stability cutoffs.
     pub stability: bool,
     /// The pattern evaluation in the fastest-first key from
-    /// [`EVAL_ORDER_EMPTIES`] up.
+    /// [`EVAL_ORDER_EMPTIES`] up ([`SELECTIVE_EVAL_ORDER_EMPTIES`] in a
+    /// selective solve).
     pub eval_order: bool,
     /// Selective passes before an exact solve from [`ID_MIN_EMPTIES`] up
     /// (a selective solve runs its narrower passes either way).
