@@ -412,9 +412,7 @@ impl Solver {
             }
         }
     }
-}
 
-impl Solver {
     /// From this many empties up the fastest-first key weighs the child's
     /// evaluation: [`SELECTIVE_EVAL_ORDER_EMPTIES`] in a selective solve,
     /// else [`EVAL_ORDER_EMPTIES`].

@@ -74,15 +74,14 @@ const INF: i32 = 65;
 /// docs/endgame.md.
 pub const EVAL_ORDER_EMPTIES: u32 = 12;
 /// In a selective solve the evaluation term joins the key from this many
-/// empties up (its probcut evaluates every node from
-/// [`PROBCUT_MIN_EMPTIES`] anyway, and the cut nodes' evaluations are
-/// cheaper than the nodes a worse order costs). On the strong-play and
+/// empties up (where its probcut evaluates every node from
+/// [`PROBCUT_MIN_EMPTIES`] anyway). On the strong-play and
 /// tuning benches' 210 positions at 22 empties (docs/endgame.md, "Seventh
 /// pass") the 95% pass's median fell from 2.30-2.36 M nodes and 72-77 ms
 /// to 1.92 M and 70 ms, finished within the turn on 79% against 75-77%;
 /// FFO #40-#49 (whose exact solves run passes first) 511.2 M -> 498.3 M
-/// nodes. From 10 in every solve the exact passes slowed as before; 8 and 9
-/// gave fewer nodes and no more time.
+/// nodes. From 10 in every solve the exact search after the passes slowed,
+/// as on FFO before; 8 and 9 gave fewer nodes, not less time.
 pub const SELECTIVE_EVAL_ORDER_EMPTIES: u32 = 10;
 /// Key units per disc of that evaluation (a reply is `MOBILITY_WEIGHT`).
 /// Measured from 12 empties on fforum-20-39: weight 2 gave 269 M nodes,
