@@ -198,6 +198,86 @@ pub fn report(cells: &[Cell], fit: &Fit) -> String {
     s
 }
 
+/// The width of a band of estimated scores in [`by_estimate`], discs.
+pub const BAND_DISCS: u32 = 4;
+/// The bands of [`by_estimate`]: the last holds every estimate beyond.
+pub const BANDS: u32 = 7;
+
+/// The rows of one band of estimated scores.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Band {
+    /// Its nearest distance from a draw, discs.
+    pub from: u32,
+    /// Positions.
+    pub count: usize,
+    /// The root mean square of (exact - estimate) / σ(n, d).
+    pub rms: f64,
+    /// The share of those beyond 2 in absolute value.
+    pub beyond_two: f64,
+}
+
+/// The errors of the rows whose cut searches to depth `d`
+/// (`depth_of(n) == d`), in fitted deviations, by the distance of the
+/// estimate (shallow value plus fitted mean) from a draw: where the
+/// deviation depends on more than `n` and `d`.
+pub fn by_estimate(rows: &[Row], fit: &Fit, depth_of: impl Fn(u32) -> u32, d: u32) -> Vec<Band> {
+    let mut bands: Vec<Vec<f64>> = vec![Vec::new(); BANDS as usize];
+    for r in rows {
+        let n = r.empties();
+        if depth_of(n) != d || d as usize >= r.values.len() || n < fit.empties.0 {
+            continue;
+        }
+        let estimate = f64::from(r.values[d as usize]) / f64::from(SCALE) + fit.mean(n, d);
+        let z = (f64::from(r.exact) - estimate) / fit.sigma(n, d);
+        let band = ((estimate.abs() / f64::from(BAND_DISCS)) as usize).min(BANDS as usize - 1);
+        bands[band].push(z);
+    }
+    bands
+        .iter()
+        .enumerate()
+        .filter(|(_, z)| !z.is_empty())
+        .map(|(i, z)| {
+            let k = z.len() as f64;
+            Band {
+                from: i as u32 * BAND_DISCS,
+                count: z.len(),
+                rms: (z.iter().map(|x| x * x).sum::<f64>() / k).sqrt(),
+                beyond_two: z.iter().filter(|x| x.abs() > 2.0).count() as f64 / k,
+            }
+        })
+        .collect()
+}
+
+/// [`by_estimate`] for each depth the cut uses, beside the factor the
+/// solver applies (`othello::search::endgame::sigma_factor`).
+pub fn by_estimate_report(rows: &[Row], fit: &Fit) -> String {
+    use othello::search::endgame::{cut_depth, sigma_factor};
+    let mut depths: Vec<u32> = (fit.empties.0..=fit.empties.1).map(cut_depth).collect();
+    depths.dedup();
+    let mut s = String::from(
+        "depth  |estimate| discs     n  rms (exact - estimate)/σ  beyond 2σ  solver's factor\n",
+    );
+    for d in depths {
+        for b in by_estimate(rows, fit, cut_depth, d) {
+            let mid = f64::from(b.from) + f64::from(BAND_DISCS) / 2.0;
+            let band = if b.from + BAND_DISCS >= BANDS * BAND_DISCS {
+                format!("{}-", b.from)
+            } else {
+                format!("{}-{}", b.from, b.from + BAND_DISCS)
+            };
+            let _ = writeln!(
+                s,
+                "{d:>5}  {band:>15}  {:>5}  {:>24.2}  {:>8.1}%  {:>15.2}",
+                b.count,
+                b.rms,
+                100.0 * b.beyond_two,
+                sigma_factor(d, mid)
+            );
+        }
+    }
+    s
+}
+
 /// The solver's source file of the fit (`src/search/endgame/probcut_fit.rs`),
 /// with `how` as its provenance.
 pub fn rust_source(fit: &Fit, how: &str) -> String {
@@ -287,5 +367,43 @@ mod tests {
         let source = rust_source(&got, "test");
         assert!(source.contains("pub const SIGMA: [f64; 4] = [6.00000, -0.40000"));
         assert!(source.contains("pub const FIT_EMPTIES: (u32, u32) = (8, 22);"));
+    }
+
+    /// Rows whose errors are one deviation near a draw and three far from
+    /// it: the bands tell them apart, and rows of another depth are left out.
+    #[test]
+    fn errors_by_estimate_find_wider_misses_far_from_a_draw() {
+        let fit = Fit {
+            sigma: [6.0, -0.4, 0.25, -0.01],
+            mean: [[[0.5, 0.0, 0.0, 0.0]; 2]; 2],
+            empties: (8, 22),
+        };
+        // 10 empties: the first 54 squares filled.
+        let board = othello::Board::new(0x0000_5555_5555_5555, 0x003f_aaaa_aaaa_aaaa);
+        assert_eq!(board.empty_count(), 10);
+        let sigma = fit.sigma(10, 0);
+        let row = |estimate: f64, z: f64| {
+            let exact = (estimate + z * sigma).round();
+            // The shallow value that gives exactly that error.
+            let value = ((exact - z * sigma - 0.5) * f64::from(SCALE)).round() as i32;
+            Row {
+                board,
+                exact: exact as i32,
+                values: vec![value; 3],
+            }
+        };
+        let mut rows = Vec::new();
+        for sign in [-1.0, 1.0] {
+            rows.push(row(1.0, sign));
+            rows.push(row(-2.0, sign));
+            rows.push(row(22.0, 3.0 * sign));
+        }
+        let bands = by_estimate(&rows, &fit, |_| 0, 0);
+        assert_eq!(bands.iter().map(|b| b.from).collect::<Vec<_>>(), [0, 20]);
+        assert_eq!(bands[0].count, 4);
+        assert!((bands[0].rms - 1.0).abs() < 0.02, "{bands:?}");
+        assert!((bands[1].rms - 3.0).abs() < 0.02, "{bands:?}");
+        assert_eq!((bands[0].beyond_two, bands[1].beyond_two), (0.0, 1.0));
+        assert!(by_estimate(&rows, &fit, |_| 2, 0).is_empty());
     }
 }

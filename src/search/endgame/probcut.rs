@@ -6,6 +6,28 @@ use super::*;
 
 use super::probcut_fit::{FIT_EMPTIES, MEAN, SIGMA};
 
+/// The evaluation alone (the cut below [`PROBCUT_DEEP_EMPTIES`]) misses
+/// less near a draw than far from it: its deviation, in hundredths of the
+/// fitted one, is `CLOSE_SIGMA_PCT` up to `KNEE_DISCS` discs of estimated
+/// score either side of 0 and grows by `FAR_SIGMA_PCT_PER_DISC` for each
+/// disc beyond (the errors of the fit's 7,886 positions by estimated
+/// score, docs/endgame.md "Eighth pass").
+const CLOSE_SIGMA_PCT: i32 = 91;
+/// See [`CLOSE_SIGMA_PCT`].
+const KNEE_DISCS: i32 = 8;
+/// See [`CLOSE_SIGMA_PCT`].
+const FAR_SIGMA_PCT_PER_DISC: i32 = 3;
+
+/// [`sigma_factor`] of the tools.
+#[cfg(not(cargo_equip))]
+pub fn sigma_factor(depth: u32, estimate: f64) -> f64 {
+    if depth != 0 {
+        return 1.0;
+    }
+    let far = (estimate.abs() - f64::from(KNEE_DISCS)).max(0.0);
+    (f64::from(CLOSE_SIGMA_PCT) + f64::from(FAR_SIGMA_PCT_PER_DISC) * far) / 100.0
+}
+
 /// The depth of the shallow search that predicts a node of `n` empties:
 /// the evaluation alone below [`PROBCUT_DEEP_EMPTIES`], two plies from
 /// there.
@@ -82,8 +104,26 @@ pub fn probcut_bound(p: u64, o: u64, alpha: i32, beta: i32, rule: CutRule) -> Op
     let margin = rule.margin;
     // The shallow value plus the mean error estimates the exact score.
     let mean = rule.mean;
-    let (high, low) = (beta * SCALE + margin - mean, alpha * SCALE - margin - mean);
     let reach = 64 * SCALE;
+    if rule.depth == 0 {
+        // The margin at the estimate's distance from a draw, never
+        // narrower than near it.
+        let least = margin * CLOSE_SIGMA_PCT / 100;
+        if beta * SCALE + least - mean > reach && alpha * SCALE - least - mean < -reach {
+            return None;
+        }
+        let estimate = crate::eval::pattern::evaluate(&Board::new(p, o)) + mean;
+        let far = (estimate.abs() - KNEE_DISCS * SCALE).max(0);
+        let margin = margin * (CLOSE_SIGMA_PCT + FAR_SIGMA_PCT_PER_DISC * far / SCALE) / 100;
+        return if estimate >= beta * SCALE + margin && beta < 64 {
+            Some(beta)
+        } else if estimate <= alpha * SCALE - margin && alpha > -64 {
+            Some(alpha)
+        } else {
+            None
+        };
+    }
+    let (high, low) = (beta * SCALE + margin - mean, alpha * SCALE - margin - mean);
     if high > reach && low < -reach {
         return None;
     }

@@ -130,6 +130,7 @@ pub fn run(o: &Options) -> Result<(), String> {
     let cells = crate::probcut_fit::cells(&rows);
     let fit = crate::probcut_fit::fit(&cells);
     print!("{}", crate::probcut_fit::report(&cells, &fit));
+    print!("{}", crate::probcut_fit::by_estimate_report(&rows, &fit));
     let out = o.out.clone().unwrap_or_else(|| PathBuf::from(FIT_PATH));
     std::fs::write(&out, fit_source(&rows, &source.display().to_string()))
         .map_err(|e| format!("{}: {e}", out.display()))?;
