@@ -1,12 +1,15 @@
 //! Large tables on huge pages where Linux allows it.
 //!
-//! The transposition tables (32 MiB and more) are read at random: with
+//! The midgame search's transposition table (32 MiB) is read at random: with
 //! 4 KiB pages nearly every read also misses the address translation
 //! cache, and the page walk costs a good part of the read. Linux's
 //! transparent huge pages (2 MiB) cover a table with a few dozen
 //! translations. Many systems give them only to memory that asks
 //! (`madvise` mode, as on the machines the project is measured on), so the
-//! tables ask, before their pages are first touched. The evaluation's
+//! table asks, before its pages are first touched (it fills them when
+//! made, in the first turn's 2 s). The endgame solver's table, touched
+//! lazily during later turns, does not ask: faults of 2 MiB pages there
+//! overran turns under load (docs/search.md, "Huge pages under load"). The evaluation's
 //! weights (2.3 MB) on huge pages measured no faster. A hint only: where
 //! the call fails or the system gives no huge pages, nothing changes but
 //! the speed (docs/search.md, "Potential mobility in the sort, and huge

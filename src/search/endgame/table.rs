@@ -64,10 +64,12 @@ pub struct Table {
 
 impl Table {
     pub fn new(bits: u32) -> Table {
-        // Zeroed memory is not touched until used: asking for huge pages
-        // now still applies to all of it.
-        let mut words = vec![[0u64; 3]; 1 << bits];
-        crate::hugepages::advise(&mut words);
+        // Not on huge pages: its zeroed pages are first touched during
+        // the bot's turns, and under load faulting in 2 MiB pages there
+        // overran the turn (`scripts/stress.sh --burners 6`: 9-12
+        // timeouts in 40 games, none with 4 KiB pages; docs/search.md,
+        // "Huge pages under load").
+        let words = vec![[0u64; 3]; 1 << bits];
         Table {
             words,
             mask: (1 << bits) - 2,
