@@ -569,19 +569,12 @@ pub fn shallow_value(board: &Board, depth: u32) -> i32 {
     )
 }
 
-/// The depth of the evaluated search that probcut runs at `n` empties.
+/// For the tools: the depth of the evaluated search that probcut runs at
+/// `n` empties (`cut_depth`), and the factor its fitted deviation takes by
+/// the estimate's distance from a draw (`train probcut` prints it beside
+/// the measured one).
 #[cfg(not(cargo_equip))]
-pub fn cut_depth(n: u32) -> u32 {
-    probcut::shallow_depth(n)
-}
-
-/// How many times the fitted deviation probcut's cut at `depth` takes for
-/// an estimated score `estimate` discs from a draw (`train probcut`
-/// prints it beside the measured one).
-#[cfg(not(cargo_equip))]
-pub fn sigma_factor(depth: u32, estimate: f64) -> f64 {
-    probcut::sigma_factor(depth, estimate)
-}
+pub use probcut::{shallow_depth as cut_depth, sigma_factor};
 
 /// The fail-soft bookkeeping of a move's `score`: raises `best` and
 /// `alpha`; true when the score reaches `beta` (a cut).

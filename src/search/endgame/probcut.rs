@@ -11,21 +11,33 @@ use super::probcut_fit::{FIT_EMPTIES, MEAN, SIGMA};
 /// fitted one, is `CLOSE_SIGMA_PCT` up to `KNEE_DISCS` discs of estimated
 /// score either side of 0 and grows by `FAR_SIGMA_PCT_PER_DISC` for each
 /// disc beyond (the errors of the fit's 7,886 positions by estimated
-/// score, docs/endgame.md "Eighth pass").
+/// score, docs/endgame.md "Eighth pass"). The deeper shallow search
+/// showed no such trend and keeps the fitted deviation.
 const CLOSE_SIGMA_PCT: i32 = 91;
 /// See [`CLOSE_SIGMA_PCT`].
 const KNEE_DISCS: i32 = 8;
 /// See [`CLOSE_SIGMA_PCT`].
 const FAR_SIGMA_PCT_PER_DISC: i32 = 3;
 
-/// [`sigma_factor`] of the tools.
+/// The deviation's shape for a shallow search of `depth`: hundredths of
+/// the fitted one within [`KNEE_DISCS`] of a draw, and more per disc
+/// beyond. Only the evaluation alone widens: its value is exact, where a
+/// deeper search's windowed value is only a bound.
+fn sigma_pcts(depth: u32) -> (i32, i32) {
+    if depth == 0 {
+        (CLOSE_SIGMA_PCT, FAR_SIGMA_PCT_PER_DISC)
+    } else {
+        (100, 0)
+    }
+}
+
+/// How many times the fitted deviation the cut at `depth` takes for an
+/// estimate `estimate` discs from a draw (for the tools).
 #[cfg(not(cargo_equip))]
 pub fn sigma_factor(depth: u32, estimate: f64) -> f64 {
-    if depth != 0 {
-        return 1.0;
-    }
+    let (close, far_pct) = sigma_pcts(depth);
     let far = (estimate.abs() - f64::from(KNEE_DISCS)).max(0.0);
-    (f64::from(CLOSE_SIGMA_PCT) + f64::from(FAR_SIGMA_PCT_PER_DISC) * far) / 100.0
+    (f64::from(close) + f64::from(far_pct) * far) / 100.0
 }
 
 /// The depth of the shallow search that predicts a node of `n` empties:
@@ -71,13 +83,19 @@ pub fn mean(n: u32, d: u32) -> f64 {
 }
 
 /// What a pass's cut needs at one count of empties: the shallow depth, the
-/// margin (`cut`/100 deviations) and the mean error, in 1/[`SCALE`] discs.
+/// margin (`cut`/100 fitted deviations) with its shape by the estimate
+/// ([`sigma_pcts`]), and the mean error, in 1/[`SCALE`] discs.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CutRule {
     /// The shallow search's depth.
     pub depth: u8,
-    /// How far beyond the window the estimate must lie.
+    /// `cut`/100 fitted deviations.
     pub margin: i32,
+    /// The share of `margin`, in hundredths, the estimate must lie beyond
+    /// the window within [`KNEE_DISCS`] of a draw.
+    pub close_pct: i32,
+    /// Hundredths of `margin` more for each disc the estimate lies beyond.
+    pub far_pct: i32,
     /// The mean error, added to the shallow value to estimate the score.
     pub mean: i32,
 }
@@ -88,51 +106,40 @@ pub fn cut_rules(cut: i32) -> [CutRule; 61] {
         let n = n as u32;
         let d = shallow_depth(n);
         let scale = f64::from(SCALE);
+        let (close_pct, far_pct) = sigma_pcts(d);
         CutRule {
             depth: d as u8,
             margin: (sigma(n, d) * f64::from(cut) / 100.0 * scale).round() as i32,
+            close_pct,
+            far_pct,
             mean: (mean(n, d) * scale).round() as i32,
         }
     })
 }
 
 /// Probcut: the shallow value of (p, o), corrected by the mean error,
-/// `rule.margin` above `beta` or below `alpha` gives that bound as the
-/// result.
+/// lying the rule's margin at that estimate above `beta` or below `alpha`
+/// gives that bound as the result.
 #[inline(always)]
 pub fn probcut_bound(p: u64, o: u64, alpha: i32, beta: i32, rule: CutRule) -> Option<i32> {
-    let margin = rule.margin;
     // The shallow value plus the mean error estimates the exact score.
     let mean = rule.mean;
+    // The margin near a draw, the narrowest.
+    let close = rule.margin * rule.close_pct / 100;
+    let (high, low) = (beta * SCALE + close - mean, alpha * SCALE - close - mean);
     let reach = 64 * SCALE;
-    if rule.depth == 0 {
-        // The margin at the estimate's distance from a draw, never
-        // narrower than near it.
-        let least = margin * CLOSE_SIGMA_PCT / 100;
-        if beta * SCALE + least - mean > reach && alpha * SCALE - least - mean < -reach {
-            return None;
-        }
-        let estimate = crate::eval::pattern::evaluate(&Board::new(p, o)) + mean;
-        let far = (estimate.abs() - KNEE_DISCS * SCALE).max(0);
-        let margin = margin * (CLOSE_SIGMA_PCT + FAR_SIGMA_PCT_PER_DISC * far / SCALE) / 100;
-        return if estimate >= beta * SCALE + margin && beta < 64 {
-            Some(beta)
-        } else if estimate <= alpha * SCALE - margin && alpha > -64 {
-            Some(alpha)
-        } else {
-            None
-        };
-    }
-    let (high, low) = (beta * SCALE + margin - mean, alpha * SCALE - margin - mean);
     if high > reach && low < -reach {
         return None;
     }
     // Only which side of `low..high` the value lies on matters: a
-    // fail-soft search with that window tells it.
-    let v = eval_search(p, o, u32::from(rule.depth), low, high);
-    if v >= high && beta < 64 {
+    // fail-soft search with that window tells it (the evaluation alone,
+    // whose margin widens with the estimate, is exact).
+    let estimate = eval_search(p, o, u32::from(rule.depth), low, high) + mean;
+    let far = (estimate.abs() - KNEE_DISCS * SCALE).max(0);
+    let margin = rule.margin * (rule.close_pct + rule.far_pct * far / SCALE) / 100;
+    if estimate >= beta * SCALE + margin && beta < 64 {
         Some(beta)
-    } else if v <= low && alpha > -64 {
+    } else if estimate <= alpha * SCALE - margin && alpha > -64 {
         Some(alpha)
     } else {
         None
