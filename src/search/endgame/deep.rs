@@ -42,12 +42,26 @@ const PARITY_BONUS: i32 = 2;
 /// (the shape of Edax's threshold table; the offset is not tuned here).
 const STABILITY_OFFSET: i32 = -2;
 
-/// A move of the deep search's list: its square, flips and sort key.
-#[derive(Clone, Copy, Default)]
+/// A move of the deep search's list: its square, flips and sort key, and
+/// the child's shallow value for its own probcut if the sort computed it
+/// ([`UNKNOWN`] if not): the child then does not search it again.
+#[derive(Clone, Copy)]
 struct Candidate {
     key: i32,
     square: u8,
     flips: u64,
+    shallow: i32,
+}
+
+impl Default for Candidate {
+    fn default() -> Self {
+        Candidate {
+            key: 0,
+            square: 0,
+            flips: 0,
+            shallow: UNKNOWN,
+        }
+    }
 }
 
 /// The most moves a position can have (the known maximum is 33).
@@ -167,12 +181,13 @@ impl Solver {
             list.swap(i, m);
             let c = list[i];
             let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
+            let v = c.shallow;
             let score = if i == 0 || !self.techniques.negascout {
-                -self.search::<FAST>(np, no, -beta, -alpha, n - 1)
+                -self.search::<FAST>(np, no, -beta, -alpha, n - 1, v)
             } else {
-                let s = -self.search::<FAST>(np, no, -alpha - 1, -alpha, n - 1);
+                let s = -self.search::<FAST>(np, no, -alpha - 1, -alpha, n - 1, v);
                 if s > alpha && s < beta {
-                    -self.search::<FAST>(np, no, -beta, -s, n - 1)
+                    -self.search::<FAST>(np, no, -beta, -s, n - 1, v)
                 } else {
                     s
                 }
@@ -194,9 +209,18 @@ impl Solver {
         (best, best_move)
     }
 
-    /// Dispatches on the number of empties `n`.
+    /// Dispatches on the number of empties `n`; `shallow` is the
+    /// position's shallow value for its probcut, or [`UNKNOWN`].
     #[inline(always)]
-    fn search<const FAST: bool>(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+    fn search<const FAST: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        shallow: i32,
+    ) -> i32 {
         if n <= PARITY_EMPTIES && self.techniques.shallow {
             let empties = !(p | o);
             if n == 1 {
@@ -211,7 +235,7 @@ impl Solver {
             }
             self.shallow_child::<FAST>(p, o, alpha, beta, empties, parity_of(empties), n)
         } else {
-            self.deep_child::<FAST>(p, o, alpha, beta, n)
+            self.deep_child::<FAST>(p, o, alpha, beta, n, shallow)
         }
     }
 
@@ -225,24 +249,25 @@ impl Solver {
         alpha: i32,
         beta: i32,
         n: u32,
+        shallow: i32,
     ) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if FAST {
             // SAFETY: `FAST` is true only below `solve`'s branch on
             // `self.isa.is_fast()`, so the CPU has every feature `deep_fast`
             // enables. Gain: see docs/endgame.md (dispatch).
-            return unsafe { self.deep_fast(p, o, alpha, beta, n) };
+            return unsafe { self.deep_fast(p, o, alpha, beta, n, shallow) };
         }
-        self.deep_portable(p, o, alpha, beta, n)
+        self.deep_portable(p, o, alpha, beta, n, shallow)
     }
 
-    fn deep_portable(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
-        self.deep::<false>(p, o, alpha, beta, n)
+    fn deep_portable(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, v: i32) -> i32 {
+        self.deep::<false>(p, o, alpha, beta, n, v)
     }
 
     fast_fn! {
-        fn deep_fast(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
-            self.deep::<true>(p, o, alpha, beta, n)
+        fn deep_fast(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, v: i32) -> i32 {
+            self.deep::<true>(p, o, alpha, beta, n, v)
         }
     }
 
@@ -255,6 +280,7 @@ impl Solver {
         mut alpha: i32,
         mut beta: i32,
         n: u32,
+        shallow: i32,
     ) -> i32 {
         self.nodes += 1;
         if self.nodes >= self.next_check {
@@ -304,11 +330,11 @@ impl Solver {
             if kernels::moves(o, p) == 0 {
                 return final_score(p, o);
             }
-            return -self.deep_child::<FAST>(o, p, -beta, -alpha, n);
+            return -self.deep_child::<FAST>(o, p, -beta, -alpha, n, UNKNOWN);
         }
         if self.probcut.is_some() && n >= PROBCUT_MIN_EMPTIES {
             let rule = self.cut_rules[n as usize];
-            if let Some(bound) = probcut_bound(p, o, alpha, beta, rule) {
+            if let Some(bound) = probcut_bound(p, o, alpha, beta, rule, shallow) {
                 self.note_cut(p, o, bound, bound >= beta);
                 return bound;
             }
@@ -359,6 +385,7 @@ impl Solver {
                 key: 0,
                 square: sq as u8,
                 flips: kernels::flips(p, o, sq),
+                shallow: UNKNOWN,
             };
             count += 1;
         }
@@ -366,12 +393,16 @@ impl Solver {
     }
 
     /// The fastest-first keys of the moves of `list` (all 0 without that
-    /// technique or at [`PARITY_EMPTIES`] and fewer).
+    /// technique or at [`PARITY_EMPTIES`] and fewer). A child's evaluation
+    /// or shallow search that its probcut needs is kept for it
+    /// ([`Candidate::shallow`]).
     #[inline(always)]
     fn set_keys(&self, p: u64, o: u64, n: u32, list: &mut [Candidate]) {
         if !self.techniques.fastest_first || n <= PARITY_EMPTIES {
             return;
         }
+        // The children's probcut searches to this depth.
+        let cut_depth = u32::from(self.cut_rules[n as usize - 1].depth);
         let parity = if self.techniques.parity {
             PARITY_MASK[parity_of(!(p | o)) as usize]
         } else {
@@ -402,13 +433,20 @@ impl Solver {
             let window = INF * SCALE;
             for c in list {
                 let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
-                c.key += eval_search(np, no, depth, -window, window) * EVAL_ORDER_WEIGHT / SCALE;
+                let v = eval_search(np, no, depth, -window, window);
+                c.key += v * EVAL_ORDER_WEIGHT / SCALE;
+                if depth == cut_depth {
+                    c.shallow = v;
+                }
             }
         } else if n >= self.eval_order_empties() {
             let children = crate::eval::pattern::tables().children(&Board::new(p, o));
             for c in list {
-                c.key +=
-                    children.evaluate(usize::from(c.square), c.flips) * EVAL_ORDER_WEIGHT / SCALE;
+                let v = children.evaluate(usize::from(c.square), c.flips);
+                c.key += v * EVAL_ORDER_WEIGHT / SCALE;
+                if cut_depth == 0 {
+                    c.shallow = v;
+                }
             }
         }
     }

@@ -81,8 +81,11 @@ pub const EVAL_ORDER_EMPTIES: u32 = 12;
 /// to 1.92 M and 70 ms, finished within the turn on 79% against 75-77%;
 /// FFO #40-#49 (whose exact solves run passes first) 511.2 M -> 498.3 M
 /// nodes. From 10 in every solve the exact search after the passes slowed,
-/// as on FFO before; 8 and 9 gave fewer nodes, not less time.
-pub const SELECTIVE_EVAL_ORDER_EMPTIES: u32 = 10;
+/// as on FFO before; 8 and 9 gave fewer nodes, not less time, until the
+/// sort handed each child's evaluation to its probcut ("Ninth pass"): from
+/// 9 the 95% pass's time fell a further 2-3% (8 empties has no probcut
+/// below it to hand the evaluation to).
+pub const SELECTIVE_EVAL_ORDER_EMPTIES: u32 = 9;
 /// Key units per disc of that evaluation (a reply is `MOBILITY_WEIGHT`).
 /// Measured from 12 empties on fforum-20-39: weight 2 gave 269 M nodes,
 /// 3 225 M, 4 260 M (none: 572 M); 8 and 32 did worse on FFO #45-#47.

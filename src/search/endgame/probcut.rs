@@ -117,11 +117,23 @@ pub fn cut_rules(cut: i32) -> [CutRule; 61] {
     })
 }
 
+/// A shallow value not known yet ([`probcut_bound`]'s `known`).
+pub const UNKNOWN: i32 = i32::MIN;
+
 /// Probcut: the shallow value of (p, o), corrected by the mean error,
 /// lying the rule's margin at that estimate above `beta` or below `alpha`
-/// gives that bound as the result.
+/// gives that bound as the result. `known` is that shallow value when the
+/// caller has it from a full-window search (a parent's sort), else
+/// [`UNKNOWN`]: the decision is the same either way.
 #[inline(always)]
-pub fn probcut_bound(p: u64, o: u64, alpha: i32, beta: i32, rule: CutRule) -> Option<i32> {
+pub fn probcut_bound(
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    rule: CutRule,
+    known: i32,
+) -> Option<i32> {
     // The shallow value plus the mean error estimates the exact score.
     let mean = rule.mean;
     // The margin near a draw, the narrowest.
@@ -132,9 +144,15 @@ pub fn probcut_bound(p: u64, o: u64, alpha: i32, beta: i32, rule: CutRule) -> Op
         return None;
     }
     // Only which side of `low..high` the value lies on matters: a
-    // fail-soft search with that window tells it (the evaluation alone,
-    // whose margin widens with the estimate, is exact).
-    let estimate = eval_search(p, o, u32::from(rule.depth), low, high) + mean;
+    // fail-soft search with that window tells it, as does the exact value
+    // (the evaluation alone, whose margin widens with the estimate, is
+    // exact).
+    let value = if known == UNKNOWN {
+        eval_search(p, o, u32::from(rule.depth), low, high)
+    } else {
+        known
+    };
+    let estimate = value + mean;
     let far = (estimate.abs() - KNEE_DISCS * SCALE).max(0);
     let margin = rule.margin * (rule.close_pct + rule.far_pct * far / SCALE) / 100;
     if estimate >= beta * SCALE + margin && beta < 64 {
@@ -177,4 +195,41 @@ pub fn eval_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// The value a parent's sort hands down (the full-window shallow
+    /// value) gives the same decision as the cut's own windowed search, at
+    /// both shallow depths, in every pass, in windows around the value.
+    #[test]
+    fn a_known_shallow_value_decides_as_the_search_would() {
+        let mut rng = Rng::seed_from_u64(48);
+        let rules: Vec<_> = [50, 110, 200, 233].map(cut_rules).into();
+        let mut checked = [0; 2];
+        for _ in 0..60 {
+            let game = crate::search::playout::random_game(&Board::start(), &mut rng);
+            for b in game.iter().filter(|b| (9..=21).contains(&b.empty_count())) {
+                let (p, o, n) = (b.player, b.opponent, b.empty_count() as usize);
+                for rules in &rules {
+                    let rule = rules[n];
+                    let window = INF * SCALE;
+                    let known = eval_search(p, o, u32::from(rule.depth), -window, window);
+                    let centre = known / SCALE;
+                    for _ in 0..4 {
+                        let alpha = (centre + rng.below(41) as i32 - 20).clamp(-64, 63);
+                        let beta = (alpha + 1 + rng.below(4) as i32).min(64);
+                        let alone = probcut_bound(p, o, alpha, beta, rule, UNKNOWN);
+                        assert_eq!(probcut_bound(p, o, alpha, beta, rule, known), alone, "{b}");
+                        checked[usize::from(alone.is_some())] += 1;
+                    }
+                }
+            }
+        }
+        // Both decisions were met many times.
+        assert!(checked.iter().all(|&c| c > 500), "{checked:?}");
+    }
 }
