@@ -173,6 +173,10 @@ fn every_technique_can_be_turned_off_without_changing_scores() {
             iterative: false,
             ..all
         },
+        Techniques {
+            hand_down: false,
+            ..all
+        },
     ];
     let list = positions(FFORUM_1_19);
     for t in variants {
@@ -367,6 +371,35 @@ fn exact_solves_with_and_without_the_selective_passes_agree() {
         assert_eq!(a.score, b.score);
         assert_eq!(Some(a.score), p.best_score());
         assert_ne!(a.nodes, b.nodes, "the passes changed nothing");
+    }
+}
+
+/// The sort's values handed to the children's probcut are the values the
+/// children would compute: a selective solve makes the same decisions with
+/// and without them (same move, score and nodes).
+#[test]
+fn selective_solves_with_and_without_the_handed_down_values_agree() {
+    let mut with = solver();
+    let mut without = solver();
+    without.set_techniques(Techniques {
+        hand_down: false,
+        ..Techniques::default()
+    });
+    for p in positions(FFORUM_1_19).iter().take(6) {
+        for cut in [110, 200] {
+            let a = with
+                .solve_selective(&p.board, p.board.moves(), cut)
+                .unwrap();
+            let b = without
+                .solve_selective(&p.board, p.board.moves(), cut)
+                .unwrap();
+            assert_eq!(
+                (a.best, a.score, a.nodes),
+                (b.best, b.score, b.nodes),
+                "{}",
+                p.board
+            );
+        }
     }
 }
 

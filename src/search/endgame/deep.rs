@@ -181,13 +181,13 @@ impl Solver {
             list.swap(i, m);
             let c = list[i];
             let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
-            let v = c.shallow;
+            let shallow = c.shallow;
             let score = if i == 0 || !self.techniques.negascout {
-                -self.search::<FAST>(np, no, -beta, -alpha, n - 1, v)
+                -self.search::<FAST>(np, no, -beta, -alpha, n - 1, shallow)
             } else {
-                let s = -self.search::<FAST>(np, no, -alpha - 1, -alpha, n - 1, v);
+                let s = -self.search::<FAST>(np, no, -alpha - 1, -alpha, n - 1, shallow);
                 if s > alpha && s < beta {
-                    -self.search::<FAST>(np, no, -beta, -s, n - 1, v)
+                    -self.search::<FAST>(np, no, -beta, -s, n - 1, shallow)
                 } else {
                     s
                 }
@@ -261,17 +261,27 @@ impl Solver {
         self.deep_portable(p, o, alpha, beta, n, shallow)
     }
 
-    fn deep_portable(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, v: i32) -> i32 {
-        self.deep::<false>(p, o, alpha, beta, n, v)
+    fn deep_portable(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        shallow: i32,
+    ) -> i32 {
+        self.deep::<false>(p, o, alpha, beta, n, shallow)
     }
 
     fast_fn! {
-        fn deep_fast(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, v: i32) -> i32 {
-            self.deep::<true>(p, o, alpha, beta, n, v)
+        fn deep_fast(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, shallow: i32) -> i32 {
+            self.deep::<true>(p, o, alpha, beta, n, shallow)
         }
     }
 
-    /// Negascout with move sorting, table and stability cutoffs.
+    /// Negascout with move sorting, table and stability cutoffs; `shallow`
+    /// is the position's shallow value for its probcut if the parent's sort
+    /// computed it, else [`UNKNOWN`].
     #[inline(always)]
     fn deep<const FAST: bool>(
         &mut self,
@@ -334,7 +344,8 @@ impl Solver {
         }
         if self.probcut.is_some() && n >= PROBCUT_MIN_EMPTIES {
             let rule = self.cut_rules[n as usize];
-            if let Some(bound) = probcut_bound(p, o, alpha, beta, rule, shallow) {
+            let known = if t.hand_down { shallow } else { UNKNOWN };
+            if let Some(bound) = probcut_bound(p, o, alpha, beta, rule, known) {
                 self.note_cut(p, o, bound, bound >= beta);
                 return bound;
             }
@@ -401,7 +412,8 @@ impl Solver {
         if !self.techniques.fastest_first || n <= PARITY_EMPTIES {
             return;
         }
-        // The children's probcut searches to this depth.
+        // The children's probcut (in a selective solve) searches to this
+        // depth.
         let cut_depth = u32::from(self.cut_rules[n as usize - 1].depth);
         let parity = if self.techniques.parity {
             PARITY_MASK[parity_of(!(p | o)) as usize]

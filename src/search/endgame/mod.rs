@@ -176,6 +176,9 @@ pub struct Techniques {
     /// Selective passes before an exact solve from [`ID_MIN_EMPTIES`] up
     /// (a selective solve runs its narrower passes either way).
     pub iterative: bool,
+    /// The sort's values handed to the children's probcut (else each
+    /// computes its own: the same decisions, more time).
+    pub hand_down: bool,
 }
 
 impl Default for Techniques {
@@ -189,6 +192,7 @@ impl Default for Techniques {
             stability: true,
             eval_order: true,
             iterative: true,
+            hand_down: true,
         }
     }
 }

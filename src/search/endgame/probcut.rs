@@ -143,10 +143,10 @@ pub fn probcut_bound(
     if high > reach && low < -reach {
         return None;
     }
-    // Only which side of `low..high` the value lies on matters: a
-    // fail-soft search with that window tells it, as does the exact value
-    // (the evaluation alone, whose margin widens with the estimate, is
-    // exact).
+    // At depth 2 only which side of `low..high` the value lies on
+    // matters: a fail-soft search with that window tells it, as does the
+    // exact value. At depth 0, whose margin widens with the estimate, the
+    // value is exact either way.
     let value = if known == UNKNOWN {
         eval_search(p, o, u32::from(rule.depth), low, high)
     } else {
@@ -204,11 +204,16 @@ mod tests {
 
     /// The value a parent's sort hands down (the full-window shallow
     /// value) gives the same decision as the cut's own windowed search, at
-    /// both shallow depths, in every pass, in windows around the value.
+    /// both shallow depths, at four cuts, in windows around the value;
+    /// which rests on the margin not widening with a windowed value
+    /// (only the evaluation's, which is exact, does).
     #[test]
     fn a_known_shallow_value_decides_as_the_search_would() {
         let mut rng = Rng::seed_from_u64(48);
         let rules: Vec<_> = [50, 110, 200, 233].map(cut_rules).into();
+        for rule in rules.iter().flatten() {
+            assert!(rule.depth == 0 || rule.far_pct == 0, "{rule:?}");
+        }
         let mut checked = [0; 2];
         for _ in 0..60 {
             let game = crate::search::playout::random_game(&Board::start(), &mut rng);
