@@ -177,6 +177,10 @@ fn every_technique_can_be_turned_off_without_changing_scores() {
             hand_down: false,
             ..all
         },
+        Techniques {
+            sorted_cut: false,
+            ..all
+        },
     ];
     let list = positions(FFORUM_1_19);
     for t in variants {

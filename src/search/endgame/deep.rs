@@ -101,10 +101,10 @@ impl Solver {
             _ => (alpha, beta),
         };
         let (score, best) = loop {
-            let (score, best) = if self.isa.is_fast() {
-                self.search_list::<true>(p, o, lo, hi, n, &mut list[..count])
+            let (score, best, _) = if self.isa.is_fast() {
+                self.search_list::<true>(p, o, lo, hi, n, &mut list[..count], false)
             } else {
-                self.search_list::<false>(p, o, lo, hi, n, &mut list[..count])
+                self.search_list::<false>(p, o, lo, hi, n, &mut list[..count], false)
             };
             if self.aborted {
                 // Stopped in the first window, after the previous pass's
@@ -153,8 +153,12 @@ impl Solver {
     /// first move gets the full window, the others a null window, widened
     /// again when one beats `alpha`. `FAST` only when `self.isa` is fast.
     /// Each move is picked from the rest as its turn comes (a selection
-    /// sort), so a cut at the first move leaves the others unsorted.
+    /// sort), so a cut at the first move leaves the others unsorted. With
+    /// `cut_here`, a selective solve's second probcut, on the value the
+    /// sort made, may end it: the third value is then true, the score is
+    /// that cut's bound and the move means nothing.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn search_list<const FAST: bool>(
         &mut self,
         p: u64,
@@ -163,14 +167,22 @@ impl Solver {
         beta: i32,
         n: u32,
         list: &mut [Candidate],
-    ) -> (i32, u8) {
+        cut_here: bool,
+    ) -> (i32, u8, bool) {
         let mut best = -INF;
         let mut best_move = 64u8;
         for i in 0..list.len() {
             // The keys are made when the table's move (first, if any) did
             // not cut: a cut there saves them all.
             if i == usize::from(list[0].key == TABLE_MOVE) {
-                self.set_keys(p, o, n, &mut list[i..]);
+                let value = self.set_keys(p, o, n, list, i, cut_here);
+                if value != UNKNOWN {
+                    let rule = self.sorted_rules[n as usize];
+                    if let Some(bound) = probcut_bound(p, o, alpha, beta, rule, value) {
+                        self.note_cut(p, o, bound, bound >= beta);
+                        return (bound, best_move, true);
+                    }
+                }
             }
             let mut m = i;
             for j in i + 1..list.len() {
@@ -193,7 +205,7 @@ impl Solver {
                 }
             };
             if self.aborted {
-                return (best, best_move);
+                return (best, best_move, false);
             }
             if score > best {
                 best = score;
@@ -206,7 +218,7 @@ impl Solver {
                 }
             }
         }
-        (best, best_move)
+        (best, best_move, false)
     }
 
     /// Dispatches on the number of empties `n`; `shallow` is the
@@ -365,9 +377,13 @@ impl Solver {
             }
         }
         put_first(&mut list[..count], table_move);
-        let (best, best_move) = self.search_list::<FAST>(p, o, alpha, beta, n, &mut list[..count]);
+        let (best, best_move, cut) =
+            self.search_list::<FAST>(p, o, alpha, beta, n, &mut list[..count], true);
         if self.aborted {
             return 0;
+        }
+        if cut {
+            return best;
         }
         if use_table {
             let (lower, upper) = if best >= beta {
@@ -403,15 +419,30 @@ impl Solver {
         count
     }
 
-    /// The fastest-first keys of the moves of `list` (all 0 without that
-    /// technique or at [`PARITY_EMPTIES`] and fewer). A child's evaluation
-    /// or shallow search that its probcut needs is kept for it
-    /// ([`Candidate::shallow`]).
+    /// The fastest-first keys of the moves of `list` from `from` on (left
+    /// as they were without that technique or at [`PARITY_EMPTIES`] and
+    /// fewer). A child's evaluation or shallow search that its probcut
+    /// needs is kept for it ([`Candidate::shallow`]). With `cut` in a
+    /// selective solve and [`Techniques::sorted_cut`], the value the
+    /// children's make one ply deeper ([`sorted_depth`]) is returned for
+    /// the second probcut (the move before `from`, searched already, is
+    /// valued and keyed too: harmless), else [`UNKNOWN`] (also below the
+    /// sort's evaluation, [`Solver::eval_order_empties`]).
     #[inline(always)]
-    fn set_keys(&self, p: u64, o: u64, n: u32, list: &mut [Candidate]) {
+    fn set_keys(
+        &self,
+        p: u64,
+        o: u64,
+        n: u32,
+        list: &mut [Candidate],
+        from: usize,
+        cut: bool,
+    ) -> i32 {
         if !self.techniques.fastest_first || n <= PARITY_EMPTIES {
-            return;
+            return UNKNOWN;
         }
+        let valued = cut && self.probcut.is_some() && self.techniques.sorted_cut;
+        let list = &mut list[if valued { 0 } else { from }..];
         // The children's probcut (in a selective solve) searches to this
         // depth.
         let cut_depth = u32::from(self.cut_rules[n as usize - 1].depth);
@@ -437,11 +468,13 @@ impl Solver {
         // The evaluation term takes the opponent's view of the child: lower
         // is better.
         if !self.techniques.eval_order {
-            return;
+            return UNKNOWN;
         }
+        // The lowest of the children's values, from their side.
+        let mut lowest = i32::MAX;
         if n >= SORT_SEARCH_EMPTIES {
             // Deeper, an evaluated search from each child.
-            let depth = 2 + u32::from(n >= SORT_DEEPER_EMPTIES);
+            let depth = sorted_depth(n) - 1;
             let window = INF * SCALE;
             for c in list {
                 let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
@@ -450,6 +483,7 @@ impl Solver {
                 if depth == cut_depth {
                     c.shallow = v;
                 }
+                lowest = lowest.min(v);
             }
         } else if n >= self.eval_order_empties() {
             let children = crate::eval::pattern::tables().children(&Board::new(p, o));
@@ -459,7 +493,15 @@ impl Solver {
                 if cut_depth == 0 {
                     c.shallow = v;
                 }
+                lowest = lowest.min(v);
             }
+        } else {
+            return UNKNOWN;
+        }
+        if valued && n >= PROBCUT_MIN_EMPTIES && lowest < i32::MAX {
+            -lowest
+        } else {
+            UNKNOWN
         }
     }
 
@@ -477,7 +519,8 @@ impl Solver {
 }
 
 /// Puts the move on `square` (the table's), if listed, first, and gives it
-/// the key [`TABLE_MOVE`]: it is searched before the others get their keys.
+/// the key [`TABLE_MOVE`]: it is searched before the others get their keys
+/// (and keeps it, but for a selective solve's second cut).
 #[inline(always)]
 fn put_first(list: &mut [Candidate], square: u8) {
     if let Some(i) = list.iter().position(|c| c.square == square) {
@@ -488,3 +531,52 @@ fn put_first(list: &mut [Candidate], square: u8) {
 
 /// The key of the table's move: below any other.
 const TABLE_MOVE: i32 = i32::MIN;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// The value the sort gives a node for its second probcut is the
+    /// full-window evaluated search one ply deeper than the children's
+    /// values (`sorted_depth`), whether the table's move was searched
+    /// before the sort or not; outside a selective solve, or with the
+    /// technique off, there is none.
+    #[test]
+    fn the_sort_values_a_node_as_the_deeper_search_would() {
+        let mut rng = Rng::seed_from_u64(49);
+        let mut solver = Solver::with_table_bits(Deadline::unlimited(), 10);
+        let mut checked = 0;
+        for _ in 0..30 {
+            let game = crate::search::playout::random_game(&Board::start(), &mut rng);
+            for b in game.iter().filter(|b| (9..=23).contains(&b.empty_count())) {
+                let (p, o, n) = (b.player, b.opponent, b.empty_count());
+                let moves = kernels::moves(p, o);
+                if moves == 0 {
+                    continue;
+                }
+                let window = INF * SCALE;
+                let deeper = eval_search(p, o, sorted_depth(n), -window, window);
+                for (cut, sorted_cut) in [(Some(200), true), (None, true), (Some(200), false)] {
+                    solver.probcut = cut;
+                    solver.cut_rules = cut_rules(200);
+                    solver.techniques.sorted_cut = sorted_cut;
+                    for from in 0..2 {
+                        let mut list = [Candidate::default(); MAX_MOVES];
+                        let count = Solver::list_moves(p, o, moves, &mut list);
+                        let from = from.min(count);
+                        let value = solver.set_keys(p, o, n, &mut list[..count], from, true);
+                        let expected = if cut.is_some() && sorted_cut {
+                            deeper
+                        } else {
+                            UNKNOWN
+                        };
+                        assert_eq!(value, expected, "{b} cut {cut:?} from {from}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+}

@@ -179,6 +179,9 @@ pub struct Techniques {
     /// The sort's values handed to the children's probcut (else each
     /// computes its own: the same decisions, more time).
     pub hand_down: bool,
+    /// A second probcut after the sort, on the value one ply deeper that
+    /// the children's sort values make (else only the first, before it).
+    pub sorted_cut: bool,
 }
 
 impl Default for Techniques {
@@ -193,6 +196,7 @@ impl Default for Techniques {
             eval_order: true,
             iterative: true,
             hand_down: true,
+            sorted_cut: true,
         }
     }
 }
@@ -272,6 +276,8 @@ pub struct Solver {
     cuts: Option<Vec<Cut>>,
     /// The current pass's cut rules by empties (`probcut::cut_rules`).
     cut_rules: [probcut::CutRule; 61],
+    /// The second cut's rules by empties (`probcut::sorted_rules`).
+    sorted_rules: [probcut::CutRule; 61],
     /// A solve gives up after about this many nodes, like at its deadline
     /// (checked with the clock, every [`NODES_PER_CLOCK_CHECK`] nodes).
     node_limit: u64,
@@ -300,6 +306,7 @@ impl Solver {
             started: Instant::now(),
             cuts: None,
             cut_rules: [probcut::CutRule::default(); 61],
+            sorted_rules: [probcut::CutRule::default(); 61],
             node_limit: u64::MAX,
         }
     }
@@ -465,6 +472,7 @@ impl Solver {
             self.probcut = t;
             if let Some(cut) = t {
                 self.cut_rules = probcut::cut_rules(cut);
+                self.sorted_rules = probcut::sorted_rules(cut);
             }
             match self.root(board, moves, wld) {
                 Ok(s) => {

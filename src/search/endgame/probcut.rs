@@ -102,9 +102,33 @@ pub struct CutRule {
 
 /// The rules of a pass at `cut` for every count of empties.
 pub fn cut_rules(cut: i32) -> [CutRule; 61] {
+    rules_at(cut, shallow_depth)
+}
+
+/// The depth of the value the sort of a node of `n` empties gives it in a
+/// selective solve: one ply more than the children's sort values (their
+/// evaluation from [`SELECTIVE_EVAL_ORDER_EMPTIES`], or their searches
+/// from [`SORT_SEARCH_EMPTIES`]). At 16-17 empties it is shallower than
+/// the first cut's ([`shallow_depth`]): a second opinion, not a sharper
+/// one (docs/endgame.md, "Tenth pass").
+pub fn sorted_depth(n: u32) -> u32 {
+    if n >= SORT_SEARCH_EMPTIES {
+        3 + u32::from(n >= SORT_DEEPER_EMPTIES)
+    } else {
+        1
+    }
+}
+
+/// The rules of the second cut, after the sort, of a pass at `cut`.
+pub fn sorted_rules(cut: i32) -> [CutRule; 61] {
+    rules_at(cut, sorted_depth)
+}
+
+/// The rules of a pass at `cut` with the shallow depth `depth(n)`.
+fn rules_at(cut: i32, depth: fn(u32) -> u32) -> [CutRule; 61] {
     core::array::from_fn(|n| {
         let n = n as u32;
-        let d = shallow_depth(n);
+        let d = depth(n);
         let scale = f64::from(SCALE);
         let (close_pct, far_pct) = sigma_pcts(d);
         CutRule {
@@ -123,8 +147,9 @@ pub const UNKNOWN: i32 = i32::MIN;
 /// Probcut: the shallow value of (p, o), corrected by the mean error,
 /// lying the rule's margin at that estimate above `beta` or below `alpha`
 /// gives that bound as the result. `known` is that shallow value when the
-/// caller has it from a full-window search (a parent's sort), else
-/// [`UNKNOWN`]: the decision is the same either way.
+/// caller has it from a full-window search (a parent's sort, or the
+/// node's own for the second cut), else [`UNKNOWN`]: the decision is the
+/// same either way.
 #[inline(always)]
 pub fn probcut_bound(
     p: u64,
@@ -202,22 +227,28 @@ mod tests {
     use super::*;
     use crate::rng::Rng;
 
-    /// The value a parent's sort hands down (the full-window shallow
-    /// value) gives the same decision as the cut's own windowed search, at
-    /// both shallow depths, at four cuts, in windows around the value;
+    /// The value a sort hands down (the full-window shallow value) gives
+    /// the same decision as the cut's own windowed search, at the first
+    /// cut's two shallow depths and the second cut's three (1, 3, 4), at
+    /// four cuts, in windows around the value;
     /// which rests on the margin not widening with a windowed value
     /// (only the evaluation's, which is exact, does).
     #[test]
     fn a_known_shallow_value_decides_as_the_search_would() {
         let mut rng = Rng::seed_from_u64(48);
-        let rules: Vec<_> = [50, 110, 200, 233].map(cut_rules).into();
+        let cuts = [50, 110, 200, 233];
+        let rules: Vec<_> = cuts
+            .map(cut_rules)
+            .into_iter()
+            .chain(cuts.map(sorted_rules))
+            .collect();
         for rule in rules.iter().flatten() {
             assert!(rule.depth == 0 || rule.far_pct == 0, "{rule:?}");
         }
         let mut checked = [0; 2];
         for _ in 0..60 {
             let game = crate::search::playout::random_game(&Board::start(), &mut rng);
-            for b in game.iter().filter(|b| (9..=21).contains(&b.empty_count())) {
+            for b in game.iter().filter(|b| (9..=23).contains(&b.empty_count())) {
                 let (p, o, n) = (b.player, b.opponent, b.empty_count() as usize);
                 for rules in &rules {
                     let rule = rules[n];
