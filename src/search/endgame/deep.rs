@@ -441,7 +441,8 @@ impl Solver {
         if !self.techniques.fastest_first || n <= PARITY_EMPTIES {
             return UNKNOWN;
         }
-        let valued = cut && self.probcut.is_some() && self.techniques.sorted_cut;
+        let valued =
+            cut && self.probcut.is_some() && self.techniques.sorted_cut && n >= PROBCUT_MIN_EMPTIES;
         let list = &mut list[if valued { 0 } else { from }..];
         // The children's probcut (in a selective solve) searches to this
         // depth.
@@ -467,38 +468,33 @@ impl Solver {
         // +11.6 G instructions on FFO #45, 100.9 -> 108.5 G).
         // The evaluation term takes the opponent's view of the child: lower
         // is better.
-        if !self.techniques.eval_order {
+        if !self.techniques.eval_order || n < self.eval_order_empties() {
             return UNKNOWN;
         }
+        // Each child's evaluation, or from [`SORT_SEARCH_EMPTIES`] an
+        // evaluated search from it: one ply less than `sorted_depth`.
+        let depth = sorted_depth(n) - 1;
+        let children =
+            (depth == 0).then(|| crate::eval::pattern::tables().children(&Board::new(p, o)));
+        let window = INF * SCALE;
         // The lowest of the children's values, from their side.
         let mut lowest = i32::MAX;
-        if n >= SORT_SEARCH_EMPTIES {
-            // Deeper, an evaluated search from each child.
-            let depth = sorted_depth(n) - 1;
-            let window = INF * SCALE;
-            for c in list {
-                let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
-                let v = eval_search(np, no, depth, -window, window);
-                c.key += v * EVAL_ORDER_WEIGHT / SCALE;
-                if depth == cut_depth {
-                    c.shallow = v;
+        for c in list {
+            let v = match &children {
+                Some(children) => children.evaluate(usize::from(c.square), c.flips),
+                None => {
+                    let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
+                    eval_search(np, no, depth, -window, window)
                 }
-                lowest = lowest.min(v);
+            };
+            c.key += v * EVAL_ORDER_WEIGHT / SCALE;
+            if depth == cut_depth {
+                c.shallow = v;
             }
-        } else if n >= self.eval_order_empties() {
-            let children = crate::eval::pattern::tables().children(&Board::new(p, o));
-            for c in list {
-                let v = children.evaluate(usize::from(c.square), c.flips);
-                c.key += v * EVAL_ORDER_WEIGHT / SCALE;
-                if cut_depth == 0 {
-                    c.shallow = v;
-                }
-                lowest = lowest.min(v);
-            }
-        } else {
-            return UNKNOWN;
+            lowest = lowest.min(v);
         }
-        if valued && n >= PROBCUT_MIN_EMPTIES && lowest < i32::MAX {
+        // A valued list holds every move: `lowest` is one of them.
+        if valued {
             -lowest
         } else {
             UNKNOWN
