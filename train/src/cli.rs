@@ -32,7 +32,7 @@ usage:
               fit the pattern networks (default: 6000 steps, 32 batches, step size
               0.01, hidden 64,32, anchors 0,10,..,60 in groups 3,4, 8 bits);
               default data: every train/corpus/*.bin chunk in seed order, which
-              rebuilds the committed weights byte for byte (about 18 minutes on 2
+              rebuilds the committed weights byte for byte (about 17 minutes on 2
               cores); files of `gen` are read too, and `a+b+c` joins the shards of
               one `gen` run
   train features [--data FILE[,FILE..]] [--by-empties N]   how much of the compiled

@@ -23,6 +23,28 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+/// Calls `$f($args..)`, or its twin `$fast` compiled for AVX2 when the
+/// processor has it: wider vectors, the same arithmetic (Rust never fuses a
+/// multiply and an add), so the same results bit for bit. `$f`'s body is
+/// `#[inline(always)]`, so that the twin's copy of it is compiled for AVX2.
+macro_rules! with_avx2 {
+    ($f:ident, $fast:ident, $($arg:expr),*) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the processor has AVX2.
+                unsafe { $fast($($arg),*) }
+            } else {
+                $f($($arg),*)
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            $f($($arg),*)
+        }
+    }};
+}
+
 /// Parts every pass is cut into (its partial sums are added in order).
 const PARTS: usize = 8;
 /// Adam's moment decays and epsilon.
@@ -95,6 +117,13 @@ impl Nets {
         )
     }
 
+    /// Every network's [`Shape`].
+    fn shapes(&self) -> Vec<Shape> {
+        (0..self.params.len())
+            .map(|i| Shape::new(self.sizes(i)))
+            .collect()
+    }
+
     /// The float tables the networks expand into, as a [`Model`] (biases 0).
     pub fn model(&self) -> Model {
         let reps = Reps::new();
@@ -117,6 +146,9 @@ impl Nets {
 struct Reps {
     /// Per representative: pattern and table-local index.
     list: Vec<(u8, u32)>,
+    /// Per representative: its networks' active inputs
+    /// ([`net::active_inputs`]).
+    active: Vec<Vec<usize>>,
     /// Per phase index: its representative's number.
     of_index: Vec<u32>,
 }
@@ -136,30 +168,262 @@ impl Reps {
                 of_index[OFFSETS[k] + t] = number[c as usize];
             }
         }
-        Reps { list, of_index }
+        let active = list
+            .iter()
+            .map(|&(k, t)| net::active_inputs(t as usize, PATTERNS[k as usize].squares.len()))
+            .collect();
+        Reps {
+            list,
+            active,
+            of_index,
+        }
     }
 
     /// Every representative's outputs, `[rep * outputs + anchor]`.
     fn forward_all(&self, nets: &Nets, threads: &Threads) -> Vec<f32> {
         let outputs = nets.anchors.len();
-        let g = nets.groups.len();
-        let sizes: Vec<Vec<usize>> = (0..nets.params.len()).map(|i| nets.sizes(i)).collect();
+        let shapes = nets.shapes();
         let parts = threads.map(self.list.len(), |range| {
             let mut out = Vec::with_capacity(range.len() * outputs);
-            for &(k, t) in &self.list[range] {
-                let k = k as usize;
-                let active = net::active_inputs(t as usize, PATTERNS[k].squares.len());
-                for (params, size) in nets.params[k * g..(k + 1) * g]
-                    .iter()
-                    .zip(&sizes[k * g..(k + 1) * g])
-                {
-                    out.extend(net::forward(params, size, &active));
-                }
-            }
+            with_avx2!(
+                forward_part,
+                forward_part_avx2,
+                self,
+                nets,
+                &shapes,
+                range,
+                &mut out
+            );
             out
         });
         parts.concat()
     }
+}
+
+/// Where a network's layers lie in its parameters (`othello::eval::net`
+/// layout: each layer's weights, input by input, then its biases) and in its
+/// transposed weights ([`Shape::transpose`]).
+struct Shape {
+    /// Layer sizes, inputs first.
+    sizes: Vec<usize>,
+    /// Where each layer's weights start.
+    offsets: Vec<usize>,
+    /// Where each layer's weights start in the transposed copy (layers from
+    /// the second: the first's inputs need no gradient).
+    t_offsets: Vec<usize>,
+    /// Where each layer's outputs start in [`Scratch::layers`].
+    starts: Vec<usize>,
+}
+
+impl Shape {
+    fn new(sizes: Vec<usize>) -> Shape {
+        let (mut offsets, mut t_offsets, mut starts) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut off, mut t_off, mut start) = (0, 0, 0);
+        for (l, w) in sizes.windows(2).enumerate() {
+            offsets.push(off);
+            t_offsets.push(t_off);
+            starts.push(start);
+            off += (w[0] + 1) * w[1];
+            start += w[1];
+            if l > 0 {
+                t_off += w[0] * w[1];
+            }
+        }
+        Shape {
+            sizes,
+            offsets,
+            t_offsets,
+            starts,
+        }
+    }
+
+    /// The weights of the layers from the second, output by output: the
+    /// backward pass's sums over a layer's outputs then run over contiguous
+    /// memory, for all its inputs at once.
+    fn transpose(&self, params: &[f32]) -> Vec<f32> {
+        let mut t = Vec::new();
+        for l in 1..self.sizes.len() - 1 {
+            let (ni, no) = (self.sizes[l], self.sizes[l + 1]);
+            let w = &params[self.offsets[l]..][..ni * no];
+            t.extend((0..no).flat_map(|j| (0..ni).map(move |i| w[i * no + j])));
+        }
+        t
+    }
+}
+
+/// Buffers a worker reuses from one network to the next.
+#[derive(Default)]
+struct Scratch {
+    /// Layer values (pre-activations for [`backward`]), one layer after
+    /// another.
+    layers: Vec<f32>,
+    /// The gradient with respect to the current layer's outputs.
+    delta: Vec<f32>,
+    /// The gradient with respect to its inputs.
+    next: Vec<f32>,
+}
+
+/// Every network's outputs for the representatives of `range`, appended to
+/// `out` (a part of [`Reps::forward_all`]).
+#[inline(always)]
+fn forward_part(
+    reps: &Reps,
+    nets: &Nets,
+    shapes: &[Shape],
+    range: std::ops::Range<usize>,
+    out: &mut Vec<f32>,
+) {
+    let g = nets.groups.len();
+    let mut scratch = Scratch::default();
+    for r in range {
+        let k = reps.list[r].0 as usize;
+        let networks = k * g..(k + 1) * g;
+        for (params, shape) in nets.params[networks.clone()].iter().zip(&shapes[networks]) {
+            out.extend_from_slice(forward(params, shape, &reps.active[r], &mut scratch));
+        }
+    }
+}
+
+/// [`forward_part`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn forward_part_avx2(
+    reps: &Reps,
+    nets: &Nets,
+    shapes: &[Shape],
+    range: std::ops::Range<usize>,
+    out: &mut Vec<f32>,
+) {
+    forward_part(reps, nets, shapes, range, out)
+}
+
+/// What a step's back-propagation reads.
+struct Backward<'a> {
+    reps: &'a Reps,
+    nets: &'a Nets,
+    /// Every network's [`Shape::transpose`].
+    transposed: &'a [Vec<f32>],
+    shapes: &'a [Shape],
+    /// The loss's gradient per table entry, `[rep * outputs + anchor]`.
+    g_table: &'a [f32],
+}
+
+/// Adds to `grad` (per network) the gradient of the loss through the
+/// networks of the representatives of `range`.
+#[inline(always)]
+fn backward_part(at: &Backward, range: std::ops::Range<usize>, grad: &mut [Vec<f32>]) {
+    let nets = at.nets;
+    let (g, outputs) = (nets.groups.len(), nets.anchors.len());
+    let mut scratch = Scratch::default();
+    for r in range {
+        let dout = &at.g_table[r * outputs..][..outputs];
+        if dout.iter().all(|&d| d == 0.0) {
+            continue;
+        }
+        let k = at.reps.list[r].0 as usize;
+        let mut from = 0;
+        for i in k * g..(k + 1) * g {
+            let d = &dout[from..][..nets.groups[i % g]];
+            from += d.len();
+            backward(
+                &nets.params[i],
+                &at.transposed[i],
+                &at.shapes[i],
+                &at.reps.active[r],
+                d,
+                &mut grad[i],
+                &mut scratch,
+            );
+        }
+    }
+}
+
+/// [`backward_part`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn backward_part_avx2(at: &Backward, range: std::ops::Range<usize>, grad: &mut [Vec<f32>]) {
+    backward_part(at, range, grad)
+}
+
+/// `y[j] += x * row[j]` for each `(x, row)` in turn. Every `y[j]` gets the
+/// same additions in the same order whatever the width; the usual widths
+/// of the hidden layers stay in registers meanwhile. (`1.0 * w` is `w`
+/// exactly.)
+#[inline(always)]
+fn accumulate<'w>(y: &mut [f32], rows: impl Iterator<Item = (f32, &'w [f32])>) {
+    #[inline(always)]
+    fn fixed<'w, const N: usize>(y: &mut [f32; N], rows: impl Iterator<Item = (f32, &'w [f32])>) {
+        let mut acc = *y;
+        for (x, row) in rows {
+            let row: &[f32; N] = row.try_into().expect("a row of the layer's width");
+            for (a, &w) in acc.iter_mut().zip(row) {
+                *a += x * w;
+            }
+        }
+        *y = acc;
+    }
+    match y.len() {
+        32 => fixed::<32>(y.try_into().expect("32 wide"), rows),
+        64 => fixed::<64>(y.try_into().expect("64 wide"), rows),
+        _ => {
+            for (x, row) in rows {
+                for (yj, &w) in y.iter_mut().zip(row) {
+                    *yj += x * w;
+                }
+            }
+        }
+    }
+}
+
+/// The leaky rectifier.
+#[inline(always)]
+fn leaky(p: f32) -> f32 {
+    if p < 0.0 {
+        p * LEAK
+    } else {
+        p
+    }
+}
+
+/// `othello::eval::net::forward`, bit for bit (the same sums in the same
+/// order), without allocating: the outputs, in `scratch`.
+#[inline(always)]
+fn forward<'a>(
+    params: &[f32],
+    shape: &Shape,
+    active: &[usize],
+    scratch: &'a mut Scratch,
+) -> &'a [f32] {
+    let layers = &mut scratch.layers;
+    layers.clear();
+    let last = shape.sizes.len() - 2;
+    for l in 0..=last {
+        let (ni, no) = (shape.sizes[l], shape.sizes[l + 1]);
+        let w = &params[shape.offsets[l]..][..ni * no];
+        layers.extend_from_slice(&params[shape.offsets[l] + ni * no..][..no]);
+        let (x, y) = layers.split_at_mut(shape.starts[l]);
+        let row = |i: usize| &w[i * no..][..no];
+        if l == 0 {
+            accumulate(y, active.iter().map(|&i| (1.0, row(i))));
+        } else {
+            let x = &x[shape.starts[l - 1]..];
+            accumulate(
+                y,
+                x.iter()
+                    .enumerate()
+                    .filter(|&(_, &xi)| xi != 0.0)
+                    .map(|(i, &xi)| (xi, row(i))),
+            );
+        }
+        if l < last {
+            for v in y.iter_mut() {
+                if *v < 0.0 {
+                    *v *= LEAK;
+                }
+            }
+        }
+    }
+    &layers[shape.starts[last]..]
 }
 
 /// Runs closures over fixed parts of a range on a few threads.
@@ -298,65 +562,80 @@ impl Data {
 }
 
 /// Adds to `grad` the gradient of `sum(out · dout)` with respect to the
-/// parameters of a network, for binary inputs of which `active` are 1.
-fn backward(params: &[f32], sizes: &[usize], active: &[usize], dout: &[f32], grad: &mut [f32]) {
-    // Forward, keeping every layer's pre-activation.
+/// parameters of a network, for binary inputs of which `active` are 1;
+/// `transposed` is [`Shape::transpose`] of `params`.
+#[inline(always)]
+fn backward(
+    params: &[f32],
+    transposed: &[f32],
+    shape: &Shape,
+    active: &[usize],
+    dout: &[f32],
+    grad: &mut [f32],
+    scratch: &mut Scratch,
+) {
+    let sizes = &shape.sizes;
     let layers = sizes.len() - 1;
-    let mut offsets = Vec::with_capacity(layers);
-    let mut off = 0;
-    for w in sizes.windows(2) {
-        offsets.push(off);
-        off += (w[0] + 1) * w[1];
-    }
-    let mut pre: Vec<Vec<f32>> = Vec::with_capacity(layers);
+    // Forward, keeping every layer's pre-activation.
+    let (pre, starts) = (&mut scratch.layers, &shape.starts);
+    pre.clear();
     for l in 0..layers {
         let (ni, no) = (sizes[l], sizes[l + 1]);
-        let w = &params[offsets[l]..][..ni * no];
-        let mut y = params[offsets[l] + ni * no..][..no].to_vec();
+        let w = &params[shape.offsets[l]..][..ni * no];
+        pre.extend_from_slice(&params[shape.offsets[l] + ni * no..][..no]);
+        let (x, y) = pre.split_at_mut(starts[l]);
+        let row = |i: usize| &w[i * no..][..no];
         if l == 0 {
-            for &i in active {
-                for (yj, &wij) in y.iter_mut().zip(&w[i * no..][..no]) {
-                    *yj += wij;
-                }
-            }
+            accumulate(y, active.iter().map(|&i| (1.0, row(i))));
         } else {
-            for (i, &p) in pre[l - 1].iter().enumerate() {
-                let x = if p < 0.0 { p * LEAK } else { p };
-                for (yj, &wij) in y.iter_mut().zip(&w[i * no..][..no]) {
-                    *yj += x * wij;
-                }
-            }
+            let x = &x[starts[l - 1]..];
+            accumulate(y, x.iter().enumerate().map(|(i, &p)| (leaky(p), row(i))));
         }
-        pre.push(y);
     }
     // Backward.
-    let mut delta = dout.to_vec();
+    let (delta, next) = (&mut scratch.delta, &mut scratch.next);
+    delta.clear();
+    delta.extend_from_slice(dout);
     for l in (0..layers).rev() {
         let (ni, no) = (sizes[l], sizes[l + 1]);
-        let (wo, bo) = (offsets[l], offsets[l] + ni * no);
-        for (g, d) in grad[bo..][..no].iter_mut().zip(&delta) {
+        let (wo, bo) = (shape.offsets[l], shape.offsets[l] + ni * no);
+        for (g, d) in grad[bo..][..no].iter_mut().zip(delta.iter()) {
             *g += d;
         }
         if l == 0 {
             for &i in active {
-                for (g, d) in grad[wo + i * no..][..no].iter_mut().zip(&delta) {
+                for (g, d) in grad[wo + i * no..][..no].iter_mut().zip(delta.iter()) {
                     *g += d;
                 }
             }
             break;
         }
-        let mut next = vec![0.0; ni];
-        for (i, p) in pre[l - 1].iter().enumerate() {
-            let x = if *p < 0.0 { p * LEAK } else { *p };
-            let row = wo + i * no;
-            let mut back = 0.0;
-            for (j, d) in delta.iter().enumerate() {
-                grad[row + j] += x * d;
-                back += params[row + j] * d;
+        let inputs = &pre[starts[l - 1]..][..ni];
+        for (i, &p) in inputs.iter().enumerate() {
+            let x = leaky(p);
+            for (g, d) in grad[wo + i * no..][..no].iter_mut().zip(delta.iter()) {
+                *g += x * d;
             }
-            next[i] = if *p < 0.0 { back * LEAK } else { back };
         }
-        delta = next;
+        // Each input's sum over the outputs, in output order from 0.0 (as
+        // a plain dot product would add them), for all inputs at once
+        // (`d * w` is `w * d` exactly).
+        next.clear();
+        next.resize(ni, 0.0);
+        let t = &transposed[shape.t_offsets[l]..][..ni * no];
+        accumulate(
+            next,
+            delta
+                .iter()
+                .zip(t.chunks_exact(ni))
+                .map(|(&d, column)| (d, column)),
+        );
+        for (b, &p) in next.iter_mut().zip(inputs) {
+            if p < 0.0 {
+                *b *= LEAK;
+            }
+        }
+        std::mem::swap(delta, next);
     }
 }
 
@@ -408,7 +687,7 @@ pub fn fit_nets(samples: &[Sample], cfg: &NetConfig, bar: &ProgressBar) -> (Nets
         nets.params.push(p);
     }
     let total: usize = nets.params.iter().map(Vec::len).sum();
-    let g = cfg.groups.len();
+    let shapes = nets.shapes();
     // Adam's b1^step and b2^step.
     let mut decay = (1.0f32, 1.0f32);
     let (mut m, mut v) = (vec![0.0f32; total], vec![0.0f32; total]);
@@ -421,23 +700,22 @@ pub fn fit_nets(samples: &[Sample], cfg: &NetConfig, bar: &ProgressBar) -> (Nets
         let batch = b * train.len() / batches..(b + 1) * train.len() / batches;
         let (g_table, train_mae) = train.table_gradient(batch, &table, outputs, &threads);
         // Back-propagate each representative's gradient through its network.
+        let transposed: Vec<Vec<f32>> = nets
+            .params
+            .iter()
+            .zip(&shapes)
+            .map(|(p, shape)| shape.transpose(p))
+            .collect();
         let grads = threads.map(reps.list.len(), |range| {
             let mut grad: Vec<Vec<f32>> = nets.params.iter().map(|p| vec![0.0; p.len()]).collect();
-            for r in range {
-                let dout = &g_table[r * outputs..][..outputs];
-                if dout.iter().all(|&d| d == 0.0) {
-                    continue;
-                }
-                let (k, t) = reps.list[r];
-                let k = k as usize;
-                let active = net::active_inputs(t as usize, PATTERNS[k].squares.len());
-                let mut from = 0;
-                for i in k * g..(k + 1) * g {
-                    let d = &dout[from..][..cfg.groups[i % g]];
-                    from += d.len();
-                    backward(&nets.params[i], &nets.sizes(i), &active, d, &mut grad[i]);
-                }
-            }
+            let at = Backward {
+                reps: &reps,
+                nets: &nets,
+                transposed: &transposed,
+                shapes: &shapes,
+                g_table: &g_table,
+            };
+            with_avx2!(backward_part, backward_part_avx2, &at, range, &mut grad);
             grad
         });
         // Linear decay to a tenth; no library maths (cos, powf), so the
@@ -492,7 +770,17 @@ mod tests {
         let active = [0, 3, 6];
         let dout = [0.7, -1.3, 0.4];
         let mut grad = vec![0.0; params.len()];
-        backward(&params, &sizes, &active, &dout, &mut grad);
+        let shape = Shape::new(sizes.clone());
+        let t = shape.transpose(&params);
+        backward(
+            &params,
+            &t,
+            &shape,
+            &active,
+            &dout,
+            &mut grad,
+            &mut Scratch::default(),
+        );
         let f = |p: &[f32]| -> f64 {
             net::forward(p, &sizes, &active)
                 .iter()
@@ -511,6 +799,176 @@ mod tests {
                 "parameter {j}: {numeric} vs {}",
                 grad[j]
             );
+        }
+    }
+
+    /// The plain back-propagation that [`backward`] speeds up: a dot
+    /// product per input, allocations per call.
+    fn backward_reference(
+        params: &[f32],
+        sizes: &[usize],
+        active: &[usize],
+        dout: &[f32],
+        grad: &mut [f32],
+    ) {
+        let layers = sizes.len() - 1;
+        let mut offsets = Vec::new();
+        let mut off = 0;
+        for w in sizes.windows(2) {
+            offsets.push(off);
+            off += (w[0] + 1) * w[1];
+        }
+        let mut pre: Vec<Vec<f32>> = Vec::new();
+        for l in 0..layers {
+            let (ni, no) = (sizes[l], sizes[l + 1]);
+            let w = &params[offsets[l]..][..ni * no];
+            let mut y = params[offsets[l] + ni * no..][..no].to_vec();
+            let inputs: Vec<(usize, f32)> = if l == 0 {
+                active.iter().map(|&i| (i, 1.0)).collect()
+            } else {
+                pre[l - 1].iter().map(|&p| leaky(p)).enumerate().collect()
+            };
+            for (i, x) in inputs {
+                for j in 0..no {
+                    y[j] += x * w[i * no + j];
+                }
+            }
+            pre.push(y);
+        }
+        let mut delta = dout.to_vec();
+        for l in (0..layers).rev() {
+            let (ni, no) = (sizes[l], sizes[l + 1]);
+            let (wo, bo) = (offsets[l], offsets[l] + ni * no);
+            for j in 0..no {
+                grad[bo + j] += delta[j];
+            }
+            if l == 0 {
+                for &i in active {
+                    for j in 0..no {
+                        grad[wo + i * no + j] += delta[j];
+                    }
+                }
+                break;
+            }
+            let mut next = vec![0.0; ni];
+            for i in 0..ni {
+                let p = pre[l - 1][i];
+                let mut back = 0.0;
+                for j in 0..no {
+                    grad[wo + i * no + j] += leaky(p) * delta[j];
+                    back += params[wo + i * no + j] * delta[j];
+                }
+                next[i] = if p < 0.0 { back * LEAK } else { back };
+            }
+            delta = next;
+        }
+    }
+
+    /// Random networks of the patterns' real shapes, with some weights
+    /// exactly zero (the forward pass skips zero inputs).
+    fn random_nets(seed: u64) -> Nets {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut nets = Nets {
+            anchors: vec![0, 10, 20, 30, 40, 50, 60],
+            hidden: vec![64, 32],
+            groups: vec![3, 4],
+            params: Vec::new(),
+        };
+        for i in 0..PATTERNS.len() * 2 {
+            let n = net::param_count(&nets.sizes(i));
+            let p = (0..n)
+                .map(|_| {
+                    if rng.gen_range(0..8) == 0 {
+                        0.0
+                    } else {
+                        rng.gen::<f32>() - 0.5
+                    }
+                })
+                .collect();
+            nets.params.push(p);
+        }
+        nets
+    }
+
+    #[test]
+    fn the_fast_forward_pass_gives_the_library_s_outputs_bit_for_bit() {
+        let (reps, nets) = (Reps::new(), random_nets(5));
+        let shapes = nets.shapes();
+        let g = nets.groups.len();
+        // Every 61st representative, through the portable code and, where
+        // the processor has it, the AVX2 twin.
+        for r in (0..reps.list.len()).step_by(61) {
+            let k = reps.list[r].0 as usize;
+            let mut expected = Vec::new();
+            for i in k * g..(k + 1) * g {
+                expected.extend(net::forward(
+                    &nets.params[i],
+                    &nets.sizes(i),
+                    &reps.active[r],
+                ));
+            }
+            let mut portable = Vec::new();
+            forward_part(&reps, &nets, &shapes, r..r + 1, &mut portable);
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&portable), bits(&expected), "representative {r}");
+            let mut dispatched = Vec::new();
+            with_avx2!(
+                forward_part,
+                forward_part_avx2,
+                &reps,
+                &nets,
+                &shapes,
+                r..r + 1,
+                &mut dispatched
+            );
+            assert_eq!(
+                bits(&dispatched),
+                bits(&expected),
+                "representative {r}, dispatched"
+            );
+        }
+    }
+
+    #[test]
+    fn the_fast_backward_pass_adds_the_plain_one_s_gradient_bit_for_bit() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        // The real widths (kept in registers) and a narrow one (plain loops).
+        for sizes in [
+            net::layer_sizes(10, &[64, 32], 4),
+            net::layer_sizes(8, &[64, 32], 3),
+            net::layer_sizes(4, &[6, 5], 3),
+        ] {
+            let shape = Shape::new(sizes.clone());
+            for _ in 0..50 {
+                let params: Vec<f32> = (0..net::param_count(&sizes))
+                    .map(|_| rng.gen::<f32>() - 0.5)
+                    .collect();
+                let t = shape.transpose(&params);
+                let active: Vec<usize> = (0..sizes[0] / 2)
+                    .filter_map(|sq| match rng.gen_range(0..3) {
+                        0 => None,
+                        d => Some(2 * sq + d - 1),
+                    })
+                    .collect();
+                let dout: Vec<f32> = (0..sizes[sizes.len() - 1])
+                    .map(|_| rng.gen::<f32>() - 0.5)
+                    .collect();
+                // Gradients already holding something, as a part's do.
+                let start: Vec<f32> = (0..params.len()).map(|_| rng.gen::<f32>()).collect();
+                let (mut fast, mut plain) = (start.clone(), start);
+                backward(
+                    &params,
+                    &t,
+                    &shape,
+                    &active,
+                    &dout,
+                    &mut fast,
+                    &mut Scratch::default(),
+                );
+                backward_reference(&params, &sizes, &active, &dout, &mut plain);
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&fast), bits(&plain), "sizes {sizes:?}");
+            }
         }
     }
 

@@ -173,11 +173,11 @@ mod tests {
     use crate::data::{corpus_files, CORPUS_DIR};
 
     /// `train fit` with its defaults, run on the committed corpus, gives
-    /// back the committed weights byte for byte. About 18 minutes on 2
+    /// back the committed weights byte for byte. About 17 minutes on 2
     /// cores, so it is ignored in the suite; `.ci/run` runs it alone
     /// (`cargo test --release -p train -- --ignored`).
     #[test]
-    #[ignore = "18 minutes: .ci/run runs it alone"]
+    #[ignore = "17 minutes: .ci/run runs it alone"]
     fn the_committed_weights_rebuild_from_the_committed_corpus() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let files = corpus_files(&root.join(CORPUS_DIR)).unwrap();
