@@ -23,6 +23,12 @@ impl fmt::Display for Move {
     }
 }
 
+/// Room for the legal moves of any position, reachable or not: one per
+/// square. (A position reached from the start has at most 33; an input
+/// board may have more, and the searches' fixed move lists must not
+/// overflow on it.)
+pub const MAX_MOVES: usize = 64;
+
 /// A position seen from the side to move: `player` holds its discs,
 /// `opponent` the other side's. `Board` is `Copy`; [`Board::play`] returns
 /// the next position with the roles swapped.

@@ -287,3 +287,62 @@ fn the_turns_passes_rise_and_only_the_first_is_never_played() {
     assert!(PASS_CUTS.windows(2).all(|w| w[0] < w[1]), "{PASS_CUTS:?}");
     assert!(PASS_CUTS[0] < MIN_PLAYED_CUT && MIN_PLAYED_CUT <= PASS_CUTS[1]);
 }
+
+/// Boards whose side to move (X) has more moves than a position reached
+/// from the start can (33 at most): 34 and 35. An input board may be any
+/// board, and the searches' fixed move lists overflowed on these (the
+/// midgame search's held 32, the solver's 34) before they were sized by
+/// `othello::board::MAX_MOVES`.
+const CROWDED: [(&str, u32); 2] = [
+    (
+        "-X-X-----OXO--OO-OX-X-OX------OX---OX-X--OXXX-O--OXO-XO--X---X-X",
+        34,
+    ),
+    (
+        "----X----OO-OXO--OXX-XX---X--XO-XO--OX---XXXXXO--OXO-OO---------",
+        35,
+    ),
+];
+
+#[test]
+fn boards_with_more_moves_than_a_game_reaches_are_searched() {
+    use othello::search::endgame::Solver;
+    use othello::time::Deadline;
+    for (cells, count) in CROWDED {
+        let board = Board::from_cells(cells, 'X', 'O').unwrap();
+        assert_eq!(board.moves().count(), count, "{board}");
+        // The midgame search's value is minimax's, full width and
+        // selective alike near the root.
+        for depth in 1..=3 {
+            let mut mm = Minimax::new(Evaluator::new(EvalKind::Pattern, 0));
+            let m = mm.choose(&board, board.moves(), &Limits::depth(depth));
+            let mut ab = AlphaBeta::with_table_bits(Evaluator::new(EvalKind::Pattern, 0), 16);
+            ab.set_selective(false);
+            let a = ab.choose(&board, board.moves(), &Limits::depth(depth));
+            assert_eq!(a.score, m.score, "depth {depth}:\n{board}");
+            assert!(board.is_legal(a.best));
+            // The board as an inner node of the search (the root lists its
+            // moves apart).
+            let v = ab.value(&board, depth);
+            assert_eq!(
+                Score::Estimate(f64::from(v) / 256.0),
+                m.score,
+                "depth {depth}"
+            );
+        }
+        // Every strategy, and the solver under a deadline (too many empties
+        // to finish: it gives up instead of overflowing).
+        for name in STRATEGY_NAMES {
+            let mut s = create(name, &Config::default()).unwrap();
+            let limits = Limits {
+                deadline: Deadline::from_now_ms(50),
+                depth: Some(3),
+                nodes: None,
+            };
+            let r = s.choose(&board, board.moves(), &limits);
+            assert!(board.is_legal(r.best), "{name} played {}", r.best);
+        }
+        let mut solver = Solver::with_table_bits(Deadline::from_now_ms(200), 16);
+        assert_eq!(solver.solve_board(&board, false), None);
+    }
+}

@@ -10,7 +10,7 @@ use super::mpc;
 use super::tt::{Bound, Entry, Table, DEFAULT_BITS};
 use super::{Limits, Score, SearchResult, Strategy};
 use crate::bitboard::Bitboard;
-use crate::board::Board;
+use crate::board::{Board, MAX_MOVES};
 use crate::dispatch::{fast_fn, Isa};
 use crate::eval::{Evaluator, SCALE};
 use crate::kernels;
@@ -373,7 +373,7 @@ impl AlphaBeta {
         // The table's move is searched first, before the others are
         // sorted: when it cuts (most cut nodes that have one), the sort and
         // its shallow searches are saved.
-        let mut list = [(0i32, 0u8); 32];
+        let mut list = [(0i32, 0u8); MAX_MOVES];
         let table_first = table_move < 64 && moves >> table_move & 1 != 0;
         let mut n = 0;
         if table_first {

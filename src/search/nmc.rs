@@ -30,7 +30,7 @@ use super::playout::{win_value, Playouts, TO_THE_END};
 use super::stats::{result, root_stats};
 use super::{Limits, SearchResult, Strategy};
 use crate::bitboard::Bitboard;
-use crate::board::Board;
+use crate::board::{Board, MAX_MOVES};
 use crate::rng::Rng;
 use crate::square::Square;
 
@@ -104,7 +104,7 @@ impl Nmc {
                 swapped = !swapped;
                 moves = b.moves();
             }
-            let mut order = [Square::A1; 32];
+            let mut order = [Square::A1; MAX_MOVES];
             let n = self.shuffled(moves, &mut order);
             let mut chosen = (order[0], f64::NEG_INFINITY);
             for &sq in &order[..n] {
@@ -127,7 +127,7 @@ impl Nmc {
     }
 
     /// Writes `moves` in random order into `out`; returns their count.
-    fn shuffled(&mut self, moves: Bitboard, out: &mut [Square; 32]) -> usize {
+    fn shuffled(&mut self, moves: Bitboard, out: &mut [Square; MAX_MOVES]) -> usize {
         let mut n = 0;
         for sq in moves {
             out[n] = sq;

@@ -4,6 +4,7 @@
 //! and the root of every solve.
 
 use super::{last::*, probcut::*, table::*, *};
+use crate::board::MAX_MOVES;
 
 // The key's weights were swept on the nodes of fforum-20-39 and FFO
 // #40-#49 (one file each, one process; docs/endgame.md, "FFO #40-#49,
@@ -63,9 +64,6 @@ impl Default for Candidate {
         }
     }
 }
-
-/// The most moves a position can have (the known maximum is 33).
-const MAX_MOVES: usize = 34;
 
 impl Solver {
     /// One search of `board` from the root, with the current `probcut`.
