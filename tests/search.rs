@@ -311,8 +311,7 @@ fn boards_with_more_moves_than_a_game_reaches_are_searched() {
     for (cells, count) in CROWDED {
         let board = Board::from_cells(cells, 'X', 'O').unwrap();
         assert_eq!(board.moves().count(), count, "{board}");
-        // The midgame search's value is minimax's, full width and
-        // selective alike near the root.
+        // The full-width midgame search's value is minimax's.
         for depth in 1..=3 {
             let mut mm = Minimax::new(Evaluator::new(EvalKind::Pattern, 0));
             let m = mm.choose(&board, board.moves(), &Limits::depth(depth));
