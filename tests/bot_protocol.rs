@@ -1,7 +1,7 @@
 //! The bot binary on CodinGame's protocol: good input, CRLF and stray spaces,
 //! action order, board/list disagreement, and each malformed input.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Output;

@@ -2,7 +2,7 @@
 //! own clock (`performance.now()`) when its script has drawn everything,
 //! navigation start included. Three loads each, in a fresh tab.
 //!
-//! `cargo run --release -p referee --example report_open -- REPORT.html...`
+//! `cargo run --release -p referee --features report-timing --example report_open -- REPORT.html...`
 //! (Chromium from `$CHROMIUM`, else `chromium`, `chromium-browser` or
 //! `google-chrome` on the PATH).
 
