@@ -83,10 +83,12 @@ compiles() {
 # its identifiers (docs/bundle.md, "Renaming"). A failed rename stops here.
 # --rename-debug: the bot prints no derived `Debug` on stdout (its answers
 # are compared with the native binary's by tests/bundle.rs), so those names
-# are renamed too.
+# are renamed too. `bundle undebug` then drops the `Debug` derives the
+# program does not need (docs/bundle.md, "Unused `Debug` derives").
 if [ "$check" = 1 ]; then
     tool finish "$tmp/raw.rs" "$tmp/finished.rs" "$root" >/dev/null
-    tool minify "$tmp/finished.rs" -o "$tmp/othello.rs" --rename-debug >/dev/null
+    tool minify "$tmp/finished.rs" -o "$tmp/minified.rs" --rename-debug >/dev/null
+    tool undebug "$tmp/minified.rs" -o "$tmp/othello.rs" >/dev/null
     compiles "$tmp/othello.rs"
     if ! cmp -s "$tmp/othello.rs" "$out"; then
         echo "make.sh: $out is stale: it differs from a fresh bundle." >&2
@@ -98,7 +100,8 @@ if [ "$check" = 1 ]; then
     echo "$out is current"
 else
     tool finish "$tmp/raw.rs" "$tmp/finished.rs" "$root" >/dev/null
-    tool minify "$tmp/finished.rs" -o "$tmp/othello.rs" --rename-debug
+    tool minify "$tmp/finished.rs" -o "$tmp/minified.rs" --rename-debug
+    tool undebug "$tmp/minified.rs" -o "$tmp/othello.rs"
     compiles "$tmp/othello.rs"
     cp "$tmp/othello.rs" "$out"
     tool size "$out"

@@ -34,6 +34,7 @@
 
 pub mod compiler;
 pub mod minify;
+pub mod undebug;
 
 /// The spaces cargo-equip puts before each line of a bundled library: it
 /// nests the library three modules deep (`mod __cargo_equip { pub(crate) mod

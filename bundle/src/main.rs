@@ -11,6 +11,8 @@
 //!                              --rename-debug: also what a derived `Debug`
 //!                              prints; --check: refuse an output that does
 //!                              not compile when IN does (rustc)
+//! bundle undebug IN -o OUT     drop the `Debug` derives IN does not need
+//!                              (rustc says which it does), print the sizes
 //! ```
 
 use bundle::minify::{check_compiles, minify, Class, Options};
@@ -19,7 +21,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: bundle finish RAW OUT ROOT | bundle size FILE | \
-                     bundle minify IN -o OUT [--no CLASS]... [--rename-debug] [--check]";
+                     bundle minify IN -o OUT [--no CLASS]... [--rename-debug] [--check] | \
+                     bundle undebug IN -o OUT";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -85,6 +88,22 @@ fn run(args: &[String]) -> Result<(), String> {
                 a.total,
                 a.code(),
                 a.data,
+                b.total as i64 - a.total as i64
+            );
+            let _ = std::io::stdout().write_all(line.as_bytes());
+            Ok(())
+        }
+        ["undebug", input, "-o", out] => {
+            let before = read(input)?;
+            // On failure nothing is written.
+            let (after, dropped) =
+                bundle::undebug::undebug(&before).map_err(|e| format!("{input}: {e}"))?;
+            std::fs::write(out, &after).map_err(|e| format!("cannot write {out}: {e}"))?;
+            let (b, a) = (measure(&before)?, measure(&after)?);
+            let line = format!(
+                "{input}: {} characters -> {out}: {}, {dropped} Debug derives dropped, {} fewer\n",
+                b.total,
+                a.total,
                 b.total as i64 - a.total as i64
             );
             let _ = std::io::stdout().write_all(line.as_bytes());

@@ -92,13 +92,14 @@ pub fn check_parses(printed: &Printed) -> Result<(), String> {
     ))
 }
 
-/// Counts the files written by [`rustc_errors`] (one directory each).
+/// Counts the files written by [`rustc_stderr`] (one directory each).
 static CHECKS: AtomicUsize = AtomicUsize::new(0);
 
-/// Compiles `src` as a binary crate (type check only) with the `rustc` on
-/// the PATH or `$RUSTC`: `Ok(None)` when it compiles, `Ok(Some(first
-/// error line))` when it does not, `Err` when rustc cannot run.
-pub fn rustc_errors(src: &str) -> Result<Option<String>, String> {
+/// Compiles `src` as a binary crate (type check only, every error in
+/// short format) with the `rustc` on the PATH or `$RUSTC`: `Ok(None)` when
+/// it compiles, `Ok(Some(stderr))` when it does not, `Err` when rustc
+/// cannot run.
+pub fn rustc_stderr(src: &str) -> Result<Option<String>, String> {
     let n = CHECKS.fetch_add(1, Ordering::Relaxed);
     let dir: PathBuf =
         std::env::temp_dir().join(format!("bundle-check-{}-{n}", std::process::id()));
@@ -121,16 +122,18 @@ pub fn rustc_errors(src: &str) -> Result<Option<String>, String> {
     );
     let _ = std::fs::remove_dir_all(&dir);
     let out = out?;
-    if out.status.success() {
-        return Ok(None);
-    }
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let first = stderr
-        .lines()
-        .find(|l| l.contains("error"))
-        .unwrap_or("rustc failed")
-        .to_string();
-    Ok(Some(first))
+    Ok((!out.status.success()).then(|| String::from_utf8_lossy(&out.stderr).into_owned()))
+}
+
+/// [`rustc_stderr`]'s verdict with only the first error line.
+pub fn rustc_errors(src: &str) -> Result<Option<String>, String> {
+    Ok(rustc_stderr(src)?.map(|stderr| {
+        stderr
+            .lines()
+            .find(|l| l.contains("error"))
+            .unwrap_or("rustc failed")
+            .to_string()
+    }))
 }
 
 /// `--check`: the output must compile when the input does. `Ok(Some(..))`
