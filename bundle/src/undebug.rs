@@ -8,7 +8,7 @@
 //! does: nothing but formatting can reach the impl. Deterministic for a
 //! given rustc (docs/bundle.md, "Unused `Debug` derives").
 
-use crate::minify::rustc_stderr as compile_errors;
+use crate::minify::{first_error, rustc_errors, rustc_stderr};
 use std::collections::BTreeSet;
 
 /// At most this many compile rounds: each one gives back `Debug` to the
@@ -102,13 +102,10 @@ fn without_debug(text: &str, derives: &[Derive], keep: &BTreeSet<String>) -> Str
     out
 }
 
-/// The types rustc's short-format `stderr` says lack `Debug`, and its
-/// first error line (`None` when there is none).
-fn missing_debug(stderr: &str) -> (BTreeSet<String>, Option<String>) {
+/// The types rustc's short-format `stderr` says lack `Debug`.
+fn missing_debug(stderr: &str) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
-    let mut first = None;
     for line in stderr.lines().filter(|l| l.contains("error")) {
-        first.get_or_insert_with(|| line.to_string());
         let Some(k) = line.find("` doesn't implement `") else {
             continue;
         };
@@ -122,7 +119,7 @@ fn missing_debug(stderr: &str) -> (BTreeSet<String>, Option<String>) {
             names.insert(ty.to_string());
         }
     }
-    (names, first)
+    names
 }
 
 /// `text` without the `Debug` derives it does not need, and how many it
@@ -132,27 +129,22 @@ fn missing_debug(stderr: &str) -> (BTreeSet<String>, Option<String>) {
 /// `text` does not compile as it is, or the rounds do not settle (an
 /// error other than a missing `Debug`), named; rustc cannot run.
 pub fn undebug(text: &str) -> Result<(String, usize), String> {
-    if let Some(e) = compile_errors(text)? {
-        let (_, first) = missing_debug(&e);
-        return Err(format!(
-            "the input does not compile: {}",
-            first.unwrap_or_default()
-        ));
+    if let Some(e) = rustc_errors(text)? {
+        return Err(format!("the input does not compile: {e}"));
     }
     let derives = debug_derives(text)?;
     let mut keep = BTreeSet::new();
     for _ in 0..MAX_ROUNDS {
         let candidate = without_debug(text, &derives, &keep);
-        let Some(e) = compile_errors(&candidate)? else {
+        let Some(e) = rustc_stderr(&candidate)? else {
             let dropped = derives.iter().filter(|d| !keep.contains(&d.name)).count();
             return Ok((candidate, dropped));
         };
-        let (names, first) = missing_debug(&e);
-        let new: Vec<String> = names.difference(&keep).cloned().collect();
+        let new: Vec<String> = missing_debug(&e).difference(&keep).cloned().collect();
         if new.is_empty() {
             return Err(format!(
                 "without its Debug derives the program does not compile: {}",
-                first.unwrap_or_default()
+                first_error(&e)
             ));
         }
         keep.extend(new);
@@ -197,7 +189,7 @@ mod tests {
             out.contains("\"#[derive(Debug)] struct InALiteral;\""),
             "{out}"
         );
-        assert!(compile_errors(&out).unwrap().is_none());
+        assert!(rustc_stderr(&out).unwrap().is_none());
     }
 
     #[test]
@@ -216,12 +208,11 @@ mod tests {
 
     #[test]
     fn rustc_s_messages_name_the_types() {
-        let (names, first) = missing_debug(
+        let names = missing_debug(
             "m.rs:1:5: error[E0277]: `a::Ab<u8>` doesn't implement `Debug`\n\
              m.rs:2:5: error[E0277]: `Y` doesn't implement `std::fmt::Debug`\n\
              m.rs:3:5: error[E0277]: `Z` doesn't implement `std::fmt::Display`\n",
         );
         assert_eq!(names, BTreeSet::from(["Ab".to_string(), "Y".to_string()]));
-        assert!(first.unwrap().contains("Ab"));
     }
 }

@@ -125,15 +125,18 @@ pub fn rustc_stderr(src: &str) -> Result<Option<String>, String> {
     Ok((!out.status.success()).then(|| String::from_utf8_lossy(&out.stderr).into_owned()))
 }
 
+/// The first error line of rustc's `stderr` ("rustc failed" if none).
+pub fn first_error(stderr: &str) -> String {
+    stderr
+        .lines()
+        .find(|l| l.contains("error"))
+        .unwrap_or("rustc failed")
+        .to_string()
+}
+
 /// [`rustc_stderr`]'s verdict with only the first error line.
 pub fn rustc_errors(src: &str) -> Result<Option<String>, String> {
-    Ok(rustc_stderr(src)?.map(|stderr| {
-        stderr
-            .lines()
-            .find(|l| l.contains("error"))
-            .unwrap_or("rustc failed")
-            .to_string()
-    }))
+    Ok(rustc_stderr(src)?.map(|stderr| first_error(&stderr)))
 }
 
 /// `--check`: the output must compile when the input does. `Ok(Some(..))`
