@@ -35,6 +35,7 @@
 pub mod compiler;
 pub mod minify;
 pub mod undebug;
+pub mod unpub;
 
 /// The spaces cargo-equip puts before each line of a bundled library: it
 /// nests the library three modules deep (`mod __cargo_equip { pub(crate) mod
@@ -156,6 +157,32 @@ pub fn string_literals(text: &str) -> Result<Vec<Literal>, String> {
         }
     }
     Ok(out)
+}
+
+/// `text`'s bytes with every string and char literal blanked out (spaces,
+/// same length), so that a scan of the code sees no literal's braces or
+/// words; lifetimes stay.
+///
+/// # Errors
+/// As [`string_literals`].
+pub fn code_bytes(text: &str) -> Result<Vec<u8>, String> {
+    let mut b = text.as_bytes().to_vec();
+    for l in string_literals(text)? {
+        b[l.start..l.end].fill(b' ');
+    }
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\'' {
+            let end = after_quote(&b, i);
+            if end > i + 1 {
+                b[i..end].fill(b' ');
+            }
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    Ok(b)
 }
 
 /// The end of a `"..."` literal whose opening quote is at `open`.

@@ -13,6 +13,8 @@
 //!                              not compile when IN does (rustc)
 //! bundle undebug IN -o OUT     drop the `Debug` derives IN does not need
 //!                              (rustc says which it does), print the sizes
+//! bundle unpub IN -o OUT       drop the `pub`s IN does not need (rustc says
+//!                              which it does), print the sizes
 //! ```
 
 use bundle::minify::{check_compiles, minify, Class, Options};
@@ -22,7 +24,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: bundle finish RAW OUT ROOT | bundle size FILE | \
                      bundle minify IN -o OUT [--no CLASS]... [--rename-debug] [--check] | \
-                     bundle undebug IN -o OUT";
+                     bundle undebug IN -o OUT | bundle unpub IN -o OUT";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -93,24 +95,35 @@ fn run(args: &[String]) -> Result<(), String> {
             let _ = std::io::stdout().write_all(line.as_bytes());
             Ok(())
         }
-        ["undebug", input, "-o", out] => {
-            let before = read(input)?;
-            // On failure nothing is written.
-            let (after, dropped) =
-                bundle::undebug::undebug(&before).map_err(|e| format!("{input}: {e}"))?;
-            std::fs::write(out, &after).map_err(|e| format!("cannot write {out}: {e}"))?;
-            let (b, a) = (measure(&before)?, measure(&after)?);
-            let line = format!(
-                "{input}: {} characters -> {out}: {}, {dropped} Debug derives dropped, {} fewer\n",
-                b.total,
-                a.total,
-                b.total as i64 - a.total as i64
-            );
-            let _ = std::io::stdout().write_all(line.as_bytes());
-            Ok(())
-        }
+        ["undebug", input, "-o", out] => drop_step(input, out, "Debug derives", |text| {
+            bundle::undebug::undebug(text)
+        }),
+        ["unpub", input, "-o", out] => drop_step(input, out, "pubs", bundle::unpub::unpub),
         _ => Err(format!("bad arguments {args:?}\n{USAGE}")),
     }
+}
+
+/// A step that drops what a program does not need (`undebug`, `unpub`):
+/// reads `input`, writes `out` (nothing on failure), prints the sizes and
+/// how many `what` went.
+fn drop_step(
+    input: &str,
+    out: &str,
+    what: &str,
+    step: impl Fn(&str) -> Result<(String, usize), String>,
+) -> Result<(), String> {
+    let before = read(input)?;
+    let (after, dropped) = step(&before).map_err(|e| format!("{input}: {e}"))?;
+    std::fs::write(out, &after).map_err(|e| format!("cannot write {out}: {e}"))?;
+    let (b, a) = (measure(&before)?, measure(&after)?);
+    let line = format!(
+        "{input}: {} characters -> {out}: {}, {dropped} {what} dropped, {} fewer\n",
+        b.total,
+        a.total,
+        b.total as i64 - a.total as i64
+    );
+    let _ = std::io::stdout().write_all(line.as_bytes());
+    Ok(())
 }
 
 /// Prints `text`'s size; over the limit, an error when `enforce`, else a
