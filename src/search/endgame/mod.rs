@@ -182,9 +182,6 @@ pub struct Techniques {
     /// A second probcut after the sort, on the value one ply deeper that
     /// the children's sort values make (else only the first, before it).
     pub sorted_cut: bool,
-    /// A selective pass's late moves first searched at a narrower cut
-    /// (else at the pass's; `deep::LATE_MOVES`).
-    pub late_cut: bool,
 }
 
 impl Default for Techniques {
@@ -200,7 +197,6 @@ impl Default for Techniques {
             iterative: true,
             hand_down: true,
             sorted_cut: true,
-            late_cut: true,
         }
     }
 }
@@ -282,11 +278,6 @@ pub struct Solver {
     cut_rules: [probcut::CutRule; 61],
     /// The second cut's rules by empties (`probcut::sorted_rules`).
     sorted_rules: [probcut::CutRule; 61],
-    /// In a late move's first search: its subtree cuts narrower.
-    narrow: bool,
-    /// This solve's late moves cut narrower (`Techniques::late_cut`, from
-    /// `deep::LATE_ROOT_EMPTIES`).
-    late: bool,
     /// A solve gives up after about this many nodes, like at its deadline
     /// (checked with the clock, every [`NODES_PER_CLOCK_CHECK`] nodes).
     node_limit: u64,
@@ -316,8 +307,6 @@ impl Solver {
             cuts: None,
             cut_rules: [probcut::CutRule::default(); 61],
             sorted_rules: [probcut::CutRule::default(); 61],
-            narrow: false,
-            late: false,
             node_limit: u64::MAX,
         }
     }
@@ -474,7 +463,6 @@ impl Solver {
         deadline: &mut dyn FnMut(&[Pass]) -> Option<Deadline>,
     ) -> Option<Solution> {
         self.begin();
-        self.late = self.techniques.late_cut && board.empty_count() >= deep::LATE_ROOT_EMPTIES;
         let mut finished = None;
         for &t in passes {
             match deadline(&self.passes) {
