@@ -34,6 +34,7 @@
 
 pub mod compiler;
 pub mod minify;
+pub mod settle;
 pub mod undebug;
 pub mod unpub;
 
@@ -95,7 +96,8 @@ pub struct Literal {
     pub end: usize,
 }
 
-fn is_ident(c: u8) -> bool {
+/// A byte of an identifier.
+pub(crate) fn is_ident(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 

@@ -8,13 +8,8 @@
 //! does: nothing but formatting can reach the impl. Deterministic for a
 //! given rustc (docs/bundle.md, "Unused `Debug` derives").
 
-use crate::minify::{first_error, rustc_errors, rustc_stderr};
+use crate::settle::settle;
 use std::collections::BTreeSet;
-
-/// At most this many compile rounds: each one gives back `Debug` to the
-/// types the last one named, and a type needs it only through its uses
-/// or its fields, so a few rounds settle it (the bot's bundle: two).
-const MAX_ROUNDS: usize = 8;
 
 /// One `#[derive(..)]` with `Debug` among its traits.
 #[derive(Debug, PartialEq, Eq)]
@@ -129,29 +124,15 @@ fn missing_debug(stderr: &str) -> BTreeSet<String> {
 /// `text` does not compile as it is, or the rounds do not settle (an
 /// error other than a missing `Debug`), named; rustc cannot run.
 pub fn undebug(text: &str) -> Result<(String, usize), String> {
-    if let Some(e) = rustc_errors(text)? {
-        return Err(format!("the input does not compile: {e}"));
-    }
     let derives = debug_derives(text)?;
-    let mut keep = BTreeSet::new();
-    for _ in 0..MAX_ROUNDS {
-        let candidate = without_debug(text, &derives, &keep);
-        let Some(e) = rustc_stderr(&candidate)? else {
-            let dropped = derives.iter().filter(|d| !keep.contains(&d.name)).count();
-            return Ok((candidate, dropped));
-        };
-        let new: Vec<String> = missing_debug(&e).difference(&keep).cloned().collect();
-        if new.is_empty() {
-            return Err(format!(
-                "without its Debug derives the program does not compile: {}",
-                first_error(&e)
-            ));
-        }
-        keep.extend(new);
-    }
-    Err(format!(
-        "the Debug derives did not settle in {MAX_ROUNDS} rounds"
-    ))
+    let (out, keep) = settle(
+        text,
+        "Debug derives",
+        |keep| without_debug(text, &derives, keep),
+        missing_debug,
+    )?;
+    let dropped = derives.iter().filter(|d| !keep.contains(&d.name)).count();
+    Ok((out, dropped))
 }
 
 #[cfg(test)]
@@ -189,7 +170,7 @@ mod tests {
             out.contains("\"#[derive(Debug)] struct InALiteral;\""),
             "{out}"
         );
-        assert!(rustc_stderr(&out).unwrap().is_none());
+        assert!(crate::minify::rustc_stderr(&out).unwrap().is_none());
     }
 
     #[test]

@@ -18,13 +18,10 @@
 //!   name is a standard one keeps its `pub`;
 //! - `pub use` re-exports and restricted `pub(..)`s are left as they are.
 
-use crate::minify::{first_error, rustc_errors, rustc_stderr, STD_NAMES};
+use crate::is_ident;
+use crate::minify::STD_NAMES;
+use crate::settle::settle;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// At most this many compile rounds: name resolution reports private items
-/// before type checking reports private fields and methods, so a few
-/// rounds settle it.
-const MAX_ROUNDS: usize = 8;
 
 /// What a dropped `pub` declared.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -47,10 +44,6 @@ struct Pub {
     start: usize,
     end: usize,
     declared: Declared,
-}
-
-fn is_ident(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
 }
 
 /// The identifier starting at `i` of `code` (empty if none).
@@ -288,30 +281,15 @@ fn private(stderr: &str, pubs: &[Pub], traits: &TraitsOf) -> BTreeSet<Declared> 
 /// `text` does not compile as it is, or the rounds do not settle (an error
 /// that names nothing private), named; rustc cannot run.
 pub fn unpub(text: &str) -> Result<(String, usize), String> {
-    if let Some(e) = rustc_errors(text)? {
-        return Err(format!("the input does not compile: {e}"));
-    }
     let (pubs, traits) = scan(text)?;
-    let mut keep = BTreeSet::new();
-    for _ in 0..MAX_ROUNDS {
-        let candidate = without_pubs(text, &pubs, &keep);
-        let Some(e) = rustc_stderr(&candidate)? else {
-            let dropped = pubs.iter().filter(|p| !keep.contains(&p.declared)).count();
-            return Ok((candidate, dropped));
-        };
-        let new: Vec<Declared> = private(&e, &pubs, &traits)
-            .difference(&keep)
-            .cloned()
-            .collect();
-        if new.is_empty() {
-            return Err(format!(
-                "without its unneeded pubs the program does not compile: {}",
-                first_error(&e)
-            ));
-        }
-        keep.extend(new);
-    }
-    Err(format!("the pubs did not settle in {MAX_ROUNDS} rounds"))
+    let (out, keep) = settle(
+        text,
+        "unneeded pubs",
+        |keep| without_pubs(text, &pubs, keep),
+        |stderr| private(stderr, &pubs, &traits),
+    )?;
+    let dropped = pubs.iter().filter(|p| !keep.contains(&p.declared)).count();
+    Ok((out, dropped))
 }
 
 #[cfg(test)]
@@ -364,7 +342,7 @@ mod tests {
             assert_eq!(out.contains(gone), gone != "pub struct U", "{gone}\n{out}");
         }
         assert_eq!(dropped, 4, "{out}");
-        assert!(rustc_stderr(&out).unwrap().is_none());
+        assert!(crate::minify::rustc_stderr(&out).unwrap().is_none());
     }
 
     #[test]
