@@ -181,6 +181,10 @@ fn every_technique_can_be_turned_off_without_changing_scores() {
             sorted_cut: false,
             ..all
         },
+        Techniques {
+            late_cut: false,
+            ..all
+        },
     ];
     let list = positions(FFORUM_1_19);
     for t in variants {

@@ -48,7 +48,8 @@ pub fn claimed(cut: i32) -> f64 {
 /// after the other on `selective` (its table cleared first, kept between
 /// the passes as in the bot's turn, but each pass a solve of its own: no
 /// root aspiration around the previous pass's score and no 38% pass
-/// first, so the decisions are those of each pass's own windows), each
+/// first, so the decisions are those of each pass's own windows, and its
+/// late moves at its own cut: `Techniques::late_cut` off), each
 /// pass's decisions recorded; at most `per_pass` of each
 /// pass's distinct decisions, drawn with `rng`, are solved exactly with
 /// `exact`. One tally per pass, in the order of `cuts`.
@@ -62,6 +63,9 @@ pub fn check_board(
 ) -> Vec<Checked> {
     selective.clear();
     selective.record_cuts(true);
+    // The late moves' narrower cuts are another pass's claims: off here.
+    let techniques = selective.techniques;
+    selective.techniques.late_cut = false;
     let mut out = Vec::with_capacity(cuts.len());
     for &cut in cuts {
         selective.run_passes(board, board.moves(), false, &[Some(cut)]);
@@ -95,5 +99,6 @@ pub fn check_board(
         out.push(checked);
     }
     selective.record_cuts(false);
+    selective.techniques = techniques;
     out
 }

@@ -42,6 +42,28 @@ const PARITY_BONUS: i32 = 2;
 /// discs to bring the bound under `alpha`, and counting them is a waste
 /// (the shape of Edax's threshold table; the offset is not tuned here).
 const STABILITY_OFFSET: i32 = -2;
+/// In a selective pass up to [`LATE_MAX_CUT`] of a solve from
+/// [`LATE_ROOT_EMPTIES`] empties up,
+/// the moves of a node after its first `LATE_MOVES` (the root's excepted)
+/// are first searched at a narrower cut, [`LATE_CUT_PCT`] hundredths of
+/// the pass's, from [`LATE_MIN_EMPTIES`] empties up: only a move that fails
+/// high there is searched again at the pass's own cut, as late move
+/// reductions do with depth (docs/endgame.md, "Late moves at a narrower
+/// cut").
+const LATE_MOVES: usize = 5;
+/// See [`LATE_MOVES`].
+pub const LATE_CUT_PCT: i32 = 55;
+/// See [`LATE_MOVES`].
+const LATE_MIN_EMPTIES: u32 = 10;
+/// See [`LATE_MOVES`]: at 20-21 empties, where the passes finish, the
+/// narrower cuts lost more than they saved.
+pub const LATE_ROOT_EMPTIES: u32 = 22;
+/// See [`LATE_MOVES`]: only the passes up to this cut (87%) search late
+/// moves narrower; the wider ones, whose moves the turn plays when they
+/// finish, search every move at their own cut. On the strong-play bench
+/// at 22 empties this kept most of the gain of late moves in every pass
+/// (docs/endgame.md, "Late moves at a narrower cut, in the narrow passes").
+pub const LATE_MAX_CUT: i32 = 150;
 
 /// A move of the deep search's list: its square, flips and sort key, and
 /// the child's shallow value for its own probcut if the sort computed it
@@ -135,8 +157,15 @@ impl Solver {
             put_first(&mut list[..count], best);
         };
         if n >= TT_MIN_EMPTIES && self.techniques.table {
-            self.table
-                .store(p, o, -64, 64, best, self.date, level(self.probcut));
+            self.table.store(
+                p,
+                o,
+                -64,
+                64,
+                best,
+                self.date,
+                level(self.probcut) | self.flag(),
+            );
         }
         Ok(Solution {
             best: Square::new(best),
@@ -175,7 +204,7 @@ impl Solver {
             if i == usize::from(list[0].key == TABLE_MOVE) {
                 let value = self.set_keys(p, o, n, list, i, cut_here);
                 if value != UNKNOWN {
-                    let rule = self.sorted_rules[n as usize];
+                    let rule = self.rule(&self.sorted_rules, n);
                     if let Some(bound) = probcut_bound(p, o, alpha, beta, rule, value) {
                         self.note_cut(p, o, bound, bound >= beta);
                         return (bound, best_move, true);
@@ -195,7 +224,22 @@ impl Solver {
             let score = if i == 0 || !self.techniques.negascout {
                 -self.search::<FAST>(np, no, -beta, -alpha, n - 1, shallow)
             } else {
-                let s = -self.search::<FAST>(np, no, -alpha - 1, -alpha, n - 1, shallow);
+                // A late move first at a narrower cut ([`LATE_MOVES`]; a
+                // narrowed subtree stays as narrow).
+                let late = i >= LATE_MOVES
+                    && n >= LATE_MIN_EMPTIES
+                    && cut_here
+                    && !self.narrow
+                    && self.probcut.is_some()
+                    && self.late;
+                self.narrow |= late;
+                let mut s = -self.search::<FAST>(np, no, -alpha - 1, -alpha, n - 1, shallow);
+                if late {
+                    self.narrow = false;
+                    if s > alpha {
+                        s = -self.search::<FAST>(np, no, -alpha - 1, -alpha, n - 1, shallow);
+                    }
+                }
                 if s > alpha && s < beta {
                     -self.search::<FAST>(np, no, -beta, -s, n - 1, shallow)
                 } else {
@@ -323,14 +367,14 @@ impl Solver {
             }
         }
         let use_table = t.table && n >= TT_MIN_EMPTIES;
-        let level = level(self.probcut);
+        let level = level(self.cut());
         let mut table_move = 64u8;
         if use_table {
             if let Some(s) = self.table.probe(p, o) {
                 table_move = s.best;
                 // Bounds of a lower level (a narrower cut) are not trusted:
                 // an exact solve uses only proven ones.
-                let (lower, upper) = if s.level < level {
+                let (lower, upper) = if !self.trusts(s.level, level) {
                     (-64, 64)
                 } else {
                     (i32::from(s.lower), i32::from(s.upper))
@@ -353,7 +397,7 @@ impl Solver {
             return -self.deep_child::<FAST>(o, p, -beta, -alpha, n, UNKNOWN);
         }
         if self.probcut.is_some() && n >= PROBCUT_MIN_EMPTIES {
-            let rule = self.cut_rules[n as usize];
+            let rule = self.rule(&self.cut_rules, n);
             let known = if t.hand_down { shallow } else { UNKNOWN };
             if let Some(bound) = probcut_bound(p, o, alpha, beta, rule, known) {
                 self.note_cut(p, o, bound, bound >= beta);
@@ -368,7 +412,7 @@ impl Solver {
             for c in &list[..count] {
                 let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
                 if let Some(s) = self.table.probe(np, no) {
-                    if s.level >= level && -i32::from(s.upper) >= beta {
+                    if self.trusts(s.level, level) && -i32::from(s.upper) >= beta {
                         return -i32::from(s.upper);
                     }
                 }
@@ -391,8 +435,15 @@ impl Solver {
             } else {
                 (-64, best)
             };
-            self.table
-                .store(p, o, lower, upper, best_move, self.date, level);
+            self.table.store(
+                p,
+                o,
+                lower,
+                upper,
+                best_move,
+                self.date,
+                level | self.flag(),
+            );
         }
         best
     }
@@ -499,6 +550,64 @@ impl Solver {
         }
     }
 
+    /// Whether a pass at `cut` of a solve from `empties` searches its late
+    /// moves at a narrower cut ([`LATE_MOVES`]).
+    pub(super) fn late_pass(&self, empties: u32, cut: Option<i32>) -> bool {
+        self.techniques.late_cut
+            && empties >= LATE_ROOT_EMPTIES
+            && cut.is_some_and(|c| c <= LATE_MAX_CUT)
+    }
+
+    /// The table flag of this solve's selective bounds: a solve with late
+    /// moves at a narrower cut ([`LATE_MOVES`]) marks them with [`LATE_FLAG`],
+    /// so that a solve without trusts none of them.
+    #[inline(always)]
+    fn flag(&self) -> u8 {
+        if self.late && self.probcut.is_some() {
+            LATE_FLAG
+        } else {
+            0
+        }
+    }
+
+    /// Whether this solve, at table level `level`, trusts the bounds of an
+    /// entry of level `entry`: proven ones always; selective ones of at
+    /// least its level, a flagged one ([`Solver::flag`]) only in a solve
+    /// with late moves.
+    #[inline(always)]
+    fn trusts(&self, entry: u8, level: u8) -> bool {
+        entry == EXACT_LEVEL
+            || if self.late {
+                entry & !LATE_FLAG >= level
+            } else {
+                entry & LATE_FLAG == 0 && entry >= level
+            }
+    }
+
+    /// The pass's cut, narrowed in a late move's first search
+    /// ([`LATE_MOVES`]).
+    #[inline(always)]
+    fn cut(&self) -> Option<i32> {
+        self.probcut.map(|c| {
+            if self.narrow {
+                c * LATE_CUT_PCT / 100
+            } else {
+                c
+            }
+        })
+    }
+
+    /// The rule of `rules` at `n` empties, its margin narrowed in a late
+    /// move's first search.
+    #[inline(always)]
+    fn rule(&self, rules: &[CutRule; 61], n: u32) -> CutRule {
+        let mut r = rules[n as usize];
+        if self.narrow {
+            r.margin = r.margin * LATE_CUT_PCT / 100;
+        }
+        r
+    }
+
     /// From this many empties up the fastest-first key weighs the child's
     /// evaluation: [`SELECTIVE_EVAL_ORDER_EMPTIES`] in a selective solve,
     /// else [`EVAL_ORDER_EMPTIES`].
@@ -572,5 +681,58 @@ mod tests {
             }
         }
         assert!(checked > 1000, "{checked}");
+    }
+
+    /// Late moves are searched narrower in the passes up to
+    /// [`LATE_MAX_CUT`] of solves from [`LATE_ROOT_EMPTIES`] empties, and
+    /// in no other pass or solve, nor with the technique off.
+    #[test]
+    fn only_the_narrow_passes_of_solves_from_22_empties_have_late_moves() {
+        let mut solver = Solver::with_table_bits(Deadline::unlimited(), 10);
+        for (empties, cut, late) in [
+            (LATE_ROOT_EMPTIES, Some(50), true),
+            (LATE_ROOT_EMPTIES + 3, Some(LATE_MAX_CUT), true),
+            (LATE_ROOT_EMPTIES, Some(LATE_MAX_CUT + 1), false),
+            (LATE_ROOT_EMPTIES, Some(233), false),
+            (LATE_ROOT_EMPTIES, None, false),
+            (LATE_ROOT_EMPTIES - 1, Some(110), false),
+        ] {
+            assert_eq!(solver.late_pass(empties, cut), late, "{empties} {cut:?}");
+        }
+        solver.techniques.late_cut = false;
+        assert!(!solver.late_pass(LATE_ROOT_EMPTIES, Some(50)));
+    }
+
+    /// A solve with late moves marks its selective bounds; a solve without
+    /// trusts none of them, a solve with trusts both kinds at its level or
+    /// above, and every solve trusts proven bounds. A late move's first
+    /// search cuts at [`LATE_CUT_PCT`] hundredths of the pass's cut, its
+    /// rules' margins as narrow.
+    #[test]
+    fn late_bounds_stay_with_late_solves() {
+        let mut solver = Solver::with_table_bits(Deadline::unlimited(), 10);
+        solver.probcut = Some(200);
+        solver.cut_rules = cut_rules(200);
+        let plain = level(Some(200));
+        for late in [false, true] {
+            solver.late = late;
+            let flagged = plain | solver.flag();
+            assert_eq!(flagged & LATE_FLAG != 0, late);
+            assert!(solver.trusts(EXACT_LEVEL, plain));
+            assert!(solver.trusts(flagged, plain));
+            assert!(solver.trusts(plain, plain));
+            assert_eq!(solver.trusts(plain | LATE_FLAG, plain), late);
+            assert!(!solver.trusts((plain - 1) | solver.flag(), plain));
+        }
+        solver.probcut = None;
+        assert_eq!(solver.flag(), 0, "proven bounds carry no flag");
+        solver.probcut = Some(200);
+        let wide = solver.rule(&solver.cut_rules, 20);
+        assert_eq!(solver.cut(), Some(200));
+        solver.narrow = true;
+        assert_eq!(solver.cut(), Some(200 * LATE_CUT_PCT / 100));
+        let narrow = solver.rule(&solver.cut_rules, 20);
+        assert_eq!(narrow.margin, wide.margin * LATE_CUT_PCT / 100);
+        assert!(narrow.margin < wide.margin);
     }
 }

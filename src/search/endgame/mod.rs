@@ -182,6 +182,9 @@ pub struct Techniques {
     /// A second probcut after the sort, on the value one ply deeper that
     /// the children's sort values make (else only the first, before it).
     pub sorted_cut: bool,
+    /// A selective pass's late moves first searched at a narrower cut
+    /// (else at the pass's; `deep::LATE_MOVES`).
+    pub late_cut: bool,
 }
 
 impl Default for Techniques {
@@ -197,6 +200,7 @@ impl Default for Techniques {
             iterative: true,
             hand_down: true,
             sorted_cut: true,
+            late_cut: true,
         }
     }
 }
@@ -278,6 +282,12 @@ pub struct Solver {
     cut_rules: [probcut::CutRule; 61],
     /// The second cut's rules by empties (`probcut::sorted_rules`).
     sorted_rules: [probcut::CutRule; 61],
+    /// In a late move's first search: its subtree cuts narrower.
+    narrow: bool,
+    /// This pass's late moves cut narrower (`Techniques::late_cut`: in a
+    /// solve from `deep::LATE_ROOT_EMPTIES`, passes up to
+    /// `deep::LATE_MAX_CUT`).
+    late: bool,
     /// A solve gives up after about this many nodes, like at its deadline
     /// (checked with the clock, every [`NODES_PER_CLOCK_CHECK`] nodes).
     node_limit: u64,
@@ -307,6 +317,8 @@ impl Solver {
             cuts: None,
             cut_rules: [probcut::CutRule::default(); 61],
             sorted_rules: [probcut::CutRule::default(); 61],
+            narrow: false,
+            late: false,
             node_limit: u64::MAX,
         }
     }
@@ -470,6 +482,7 @@ impl Solver {
                 None => break,
             }
             self.probcut = t;
+            self.late = self.late_pass(board.empty_count(), t);
             if let Some(cut) = t {
                 self.cut_rules = probcut::cut_rules(cut);
                 self.sorted_rules = probcut::sorted_rules(cut);

@@ -16,9 +16,12 @@ pub struct Slot {
     /// The solve that wrote it; entries of older solves are replaced first.
     date: u8,
     /// How far the bounds can be trusted: [`EXACT_LEVEL`] if proven, else
-    /// the [`level`] of the selective solve that found them. A search uses
-    /// the bounds of slots at its own level or above, and only the move of
-    /// the others.
+    /// the [`level`] of the selective solve that found them, with
+    /// [`LATE_FLAG`] if that solve searched late moves at a narrower cut. A
+    /// search uses the bounds of slots at its own level or above (a solve
+    /// without late moves, only unflagged ones), and only the move of the
+    /// others. A slot takes the bounds of a higher level, or of a solve of
+    /// the other kind.
     pub level: u8,
 }
 
@@ -94,7 +97,8 @@ impl Table {
     /// Records that the score of (p, o) lies in `lower..=upper` as found at
     /// `level`, merging with what the slot holds at the same level: bounds
     /// of a higher level replace those of a lower one, and leave those of a
-    /// higher one alone.
+    /// higher one alone; selective bounds of the other kind ([`LATE_FLAG`])
+    /// replace them.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn store(&mut self, p: u64, o: u64, lower: i32, upper: i32, best: u8, date: u8, level: u8) {
@@ -124,7 +128,9 @@ impl Table {
                     debug_assert!(level != EXACT_LEVEL, "proven bounds disagree");
                     s = fresh;
                 }
-            } else if s.level < level {
+            } else if s.level & !LATE_FLAG < level & !LATE_FLAG
+                || (s.level ^ level) & LATE_FLAG != 0 && s.level != EXACT_LEVEL
+            {
                 s = fresh;
             }
             *w = s.pack();
@@ -138,14 +144,18 @@ impl Table {
 }
 
 /// The table level of proven bounds.
-const EXACT_LEVEL: u8 = u8::MAX;
+pub const EXACT_LEVEL: u8 = u8::MAX;
+
+/// Added to a selective level by a solve with late moves at a narrower cut
+/// (`deep::LATE_MOVES`), whose bounds a solve without does not trust.
+pub const LATE_FLAG: u8 = 128;
 
 /// The table level of a search: [`EXACT_LEVEL`] for an exact one, else its
 /// cut threshold in tenths of a standard deviation (wider cuts are more
-/// trustworthy), below [`EXACT_LEVEL`].
+/// trustworthy), below [`LATE_FLAG`].
 pub fn level(probcut: Option<i32>) -> u8 {
     match probcut {
         None => EXACT_LEVEL,
-        Some(cut) => (cut / 10).clamp(0, i32::from(EXACT_LEVEL) - 1) as u8,
+        Some(cut) => (cut / 10).clamp(0, i32::from(LATE_FLAG) - 1) as u8,
     }
 }
