@@ -43,13 +43,12 @@ const PARITY_BONUS: i32 = 2;
 /// (the shape of Edax's threshold table; the offset is not tuned here).
 const STABILITY_OFFSET: i32 = -2;
 /// In a selective pass up to [`LATE_MAX_CUT`] of a solve from
-/// [`LATE_ROOT_EMPTIES`] empties up,
-/// the moves of a node after its first `LATE_MOVES` (the root's excepted)
-/// are first searched at a narrower cut, [`LATE_CUT_PCT`] hundredths of
-/// the pass's, from [`LATE_MIN_EMPTIES`] empties up: only a move that fails
-/// high there is searched again at the pass's own cut, as late move
-/// reductions do with depth (docs/endgame.md, "Late moves at a narrower
-/// cut").
+/// [`LATE_ROOT_EMPTIES`] empties up, the moves of a node after its first
+/// `LATE_MOVES` (the root's excepted) are first searched at a narrower
+/// cut, [`LATE_CUT_PCT`] hundredths of the pass's, from
+/// [`LATE_MIN_EMPTIES`] empties up: only a move that fails high there is
+/// searched again at the pass's own cut, as late move reductions do with
+/// depth (docs/endgame.md, "Late moves at a narrower cut").
 const LATE_MOVES: usize = 5;
 /// See [`LATE_MOVES`].
 pub const LATE_CUT_PCT: i32 = 55;
