@@ -51,18 +51,18 @@ const STABILITY_OFFSET: i32 = -2;
 /// depth (docs/endgame.md, "Late moves at a narrower cut").
 const LATE_MOVES: usize = 5;
 /// See [`LATE_MOVES`].
-pub const LATE_CUT_PCT: i32 = 55;
+const LATE_CUT_PCT: i32 = 55;
 /// See [`LATE_MOVES`].
 const LATE_MIN_EMPTIES: u32 = 10;
 /// See [`LATE_MOVES`]: at 20-21 empties, where the passes finish, the
 /// narrower cuts lost more than they saved.
-pub const LATE_ROOT_EMPTIES: u32 = 22;
+const LATE_ROOT_EMPTIES: u32 = 22;
 /// See [`LATE_MOVES`]: only the passes up to this cut (87%) search late
 /// moves narrower; the wider ones, whose moves the turn plays when they
 /// finish, search every move at their own cut. On the strong-play bench
 /// at 22 empties this kept most of the gain of late moves in every pass
 /// (docs/endgame.md, "Late moves at a narrower cut, in the narrow passes").
-pub const LATE_MAX_CUT: i32 = 150;
+const LATE_MAX_CUT: i32 = 150;
 
 /// A move of the deep search's list: its square, flips and sort key, and
 /// the child's shallow value for its own probcut if the sort computed it
@@ -224,13 +224,13 @@ impl Solver {
                 -self.search::<FAST>(np, no, -beta, -alpha, n - 1, shallow)
             } else {
                 // A late move first at a narrower cut ([`LATE_MOVES`]; a
-                // narrowed subtree stays as narrow).
-                let late = i >= LATE_MOVES
+                // narrowed subtree stays as narrow). `self.late` is only set
+                // in a selective pass ([`Solver::late_pass`]).
+                let late = self.late
+                    && i >= LATE_MOVES
                     && n >= LATE_MIN_EMPTIES
                     && cut_here
-                    && !self.narrow
-                    && self.probcut.is_some()
-                    && self.late;
+                    && !self.narrow;
                 self.narrow |= late;
                 let mut s = -self.search::<FAST>(np, no, -alpha - 1, -alpha, n - 1, shallow);
                 if late {
