@@ -73,6 +73,54 @@ pub struct WdlSummary {
     pub los: Option<f64>,
 }
 
+/// p1's disc margin a complete pair of games: the sum of its final disc
+/// differences in the pair's two games (same opening, colours swapped).
+/// Finer than the results where most pairs split, as they do from endgame
+/// positions (docs/endgame.md, "Endgame matches").
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairMargin {
+    /// Pairs counted (complete, neither game ended by a fault).
+    pub pairs: u64,
+    /// Of those, the pairs whose margin is not 0.
+    pub not_level: u64,
+    /// The mean margin, in discs.
+    pub mean: f64,
+    /// Its 95% half-width (1.96 standard errors of the mean).
+    pub error: f64,
+}
+
+/// Sums of the pairs' margins, gathered pair by pair.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct MarginTally {
+    pairs: u64,
+    not_level: u64,
+    sum: i64,
+    squares: i64,
+}
+
+impl MarginTally {
+    fn add(&mut self, margin: i32) {
+        self.pairs += 1;
+        self.not_level += u64::from(margin != 0);
+        self.sum += i64::from(margin);
+        self.squares += i64::from(margin) * i64::from(margin);
+    }
+
+    fn finish(&self) -> Option<PairMargin> {
+        (self.pairs > 0).then(|| {
+            let n = self.pairs as f64;
+            let mean = self.sum as f64 / n;
+            let variance = (self.squares as f64 / n - mean * mean).max(0.0);
+            PairMargin {
+                pairs: self.pairs,
+                not_level: self.not_level,
+                mean,
+                error: 1.96 * (variance / n).sqrt(),
+            }
+        })
+    }
+}
+
 /// Per-player timing.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Timing {
@@ -105,6 +153,8 @@ pub struct Summary {
     pub elo_wdl: WdlSummary,
     /// Pair counts by p1's points: 0, 0.5, 1, 1.5, 2 (LL, LD, WL+DD, WD, WW).
     pub pentanomial: Pentanomial,
+    /// p1's disc margin a pair (null before the first complete pair).
+    pub pair_margin: Option<PairMargin>,
     /// Share of drawn games.
     pub draw_ratio: Option<f64>,
     /// The SPRT, if one was asked for.
@@ -176,9 +226,11 @@ pub struct Tally {
     games: u64,
     draws: u64,
     players: [PlayerTally; 2],
-    /// Pairs with one game so far: its number of games and p1's points.
-    open_pairs: HashMap<usize, (u32, f64)>,
+    /// Pairs with one game so far: its number of games, p1's points and
+    /// p1's disc difference (`None` after a fault).
+    open_pairs: HashMap<usize, (u32, f64, Option<i32>)>,
     penta: Pentanomial,
+    margins: MarginTally,
     timing: [tuning::TimingTally; 2],
 }
 
@@ -216,13 +268,17 @@ impl Tally {
             }
             self.timing[side.index()].add(r, side);
         }
-        let pair = self.open_pairs.entry(r.pair()).or_default();
+        let pair = self.open_pairs.entry(r.pair()).or_insert((0, 0.0, Some(0)));
         pair.0 += 1;
         pair.1 += r.points(Side::P1);
+        pair.2 = pair.2.zip(r.disc_diff(Side::P1)).map(|(a, b)| a + b);
         if pair.0 == 2 {
-            let points = pair.1;
+            let (_, points, margin) = *pair;
             self.open_pairs.remove(&r.pair());
             self.penta[pentanomial_bucket(points)] += 1;
+            if let Some(m) = margin {
+                self.margins.add(m);
+            }
         }
     }
 
@@ -292,6 +348,7 @@ impl Tally {
                 los: wdl.and_then(|e| finite(e.los)),
             },
             pentanomial: penta,
+            pair_margin: self.margins.finish(),
             draw_ratio: (games > 0).then(|| p1.draws as f64 / games as f64),
             sprt: sprt.map(|s| {
                 let llr = s.llr(&penta);
@@ -390,6 +447,13 @@ pub fn text(s: &Summary) -> String {
         "Pentanomial [LL, LD, WL+DD, WD, WW]: {:?}",
         s.pentanomial
     );
+    if let Some(m) = &s.pair_margin {
+        let _ = writeln!(
+            t,
+            "Disc margin a pair for {}: {:+.2} +/- {:.2} ({} of {} pairs not level)",
+            s.p1.name, m.mean, m.error, m.not_level, m.pairs
+        );
+    }
     if let Some(sp) = &s.sprt {
         let _ = writeln!(
             t,
@@ -437,7 +501,69 @@ pub fn text(s: &Summary) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::opt;
+    use super::{opt, Tally};
+    use crate::files::record::{Fault, FaultKind, GameRecord, Side};
+
+    fn game(game: usize, black: Side, discs_black: u32, discs_white: u32) -> GameRecord {
+        let winner = match discs_black.cmp(&discs_white) {
+            std::cmp::Ordering::Greater => Some(black),
+            std::cmp::Ordering::Less => Some(black.other()),
+            std::cmp::Ordering::Equal => None,
+        };
+        GameRecord {
+            game,
+            black,
+            opening: String::new(),
+            moves: vec![],
+            winner,
+            discs_black,
+            discs_white,
+            fault: None,
+            seeds: [0, 0],
+            killed_after_end: vec![],
+        }
+    }
+
+    /// p1's margin a pair sums its disc differences in the pair's two
+    /// games; a pair with a fault or without its second game is left out.
+    #[test]
+    fn pair_margins_sum_both_games_of_complete_pairs() {
+        let mut faulted = game(6, Side::P2, 20, 30);
+        faulted.fault = Some(Fault {
+            by: Side::P1,
+            kind: FaultKind::Timeout,
+            detail: String::new(),
+            overrun_ms: None,
+            stderr_tail: None,
+        });
+        let records = [
+            // p1 wins by 16 as black, loses by 8 as white.
+            game(1, Side::P1, 40, 24),
+            game(2, Side::P2, 36, 28),
+            // The same game twice: the pair is level.
+            game(3, Side::P1, 33, 31),
+            game(4, Side::P2, 33, 31),
+            game(5, Side::P1, 40, 24),
+            faulted,
+            game(7, Side::P1, 64, 0),
+        ];
+        let mut tally = Tally::default();
+        for r in records.iter().rev() {
+            tally.add(r);
+        }
+        let m = tally
+            .summary(["a", "b"], ["a", "b"], None, 0)
+            .pair_margin
+            .expect("two complete pairs");
+        assert_eq!((m.pairs, m.not_level), (2, 1));
+        // Margins +8 (40-24: +16; 36-28 for p2: -8) and 0.
+        assert_eq!(m.mean, 4.0);
+        assert!((m.error - 1.96 * 8f64.sqrt()).abs() < 1e-12, "{}", m.error);
+        assert!(Tally::default()
+            .summary(["a", "b"], ["a", "b"], None, 0)
+            .pair_margin
+            .is_none());
+    }
 
     #[test]
     fn a_value_that_rounds_to_zero_has_no_sign() {
