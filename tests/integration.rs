@@ -10,6 +10,7 @@ mod book;
 mod bot_protocol;
 mod calibration;
 mod montecarlo;
+mod openings;
 mod perft;
 mod rng;
 mod rules;
