@@ -10,7 +10,6 @@ mod book;
 mod bot_protocol;
 mod calibration;
 mod montecarlo;
-mod openings;
 mod perft;
 mod rng;
 mod rules;

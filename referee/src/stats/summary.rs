@@ -85,7 +85,7 @@ pub struct PairMargin {
     pub not_level: u64,
     /// The mean margin, in discs.
     pub mean: f64,
-    /// Its 95% half-width (1.96 standard errors of the mean).
+    /// Its 95% half-width ([`elo::CI95_Z`] standard errors of the mean).
     pub error: f64,
 }
 
@@ -115,7 +115,7 @@ impl MarginTally {
                 pairs: self.pairs,
                 not_level: self.not_level,
                 mean,
-                error: 1.96 * (variance / n).sqrt(),
+                error: elo::CI95_Z * (variance / n).sqrt(),
             }
         })
     }
@@ -503,6 +503,7 @@ pub fn text(s: &Summary) -> String {
 mod tests {
     use super::{opt, Tally};
     use crate::files::record::{Fault, FaultKind, GameRecord, Side};
+    use crate::stats::elo::CI95_Z;
 
     fn game(game: usize, black: Side, discs_black: u32, discs_white: u32) -> GameRecord {
         let winner = match discs_black.cmp(&discs_white) {
@@ -558,7 +559,11 @@ mod tests {
         assert_eq!((m.pairs, m.not_level), (2, 1));
         // Margins +8 (40-24: +16; 36-28 for p2: -8) and 0.
         assert_eq!(m.mean, 4.0);
-        assert!((m.error - 1.96 * 8f64.sqrt()).abs() < 1e-12, "{}", m.error);
+        assert!(
+            (m.error - CI95_Z * 8f64.sqrt()).abs() < 1e-12,
+            "{}",
+            m.error
+        );
         assert!(Tally::default()
             .summary(["a", "b"], ["a", "b"], None, 0)
             .pair_margin

@@ -7,6 +7,7 @@ mod analyze;
 mod common;
 mod faults;
 mod matches;
+mod openings_files;
 mod othello_game;
 mod report;
 mod shards;
