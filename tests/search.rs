@@ -288,6 +288,26 @@ fn the_turns_passes_rise_and_only_the_first_is_never_played() {
     assert!(PASS_CUTS[0] < MIN_PLAYED_CUT && MIN_PLAYED_CUT <= PASS_CUTS[1]);
 }
 
+/// The 99% pass runs from 22 empties only: below, the turn's passes end
+/// at 98% and the exact search follows them.
+#[test]
+fn the_widest_pass_runs_only_from_its_empties() {
+    use othello::search::alphabeta::{pass_cuts, PASS_CUTS, WIDEST_PASS_EMPTIES};
+    let widest = PASS_CUTS[PASS_CUTS.len() - 1];
+    assert_eq!(othello::search::endgame::confidence(widest), 99);
+    for empties in 1..=60 {
+        let cuts = pass_cuts(empties);
+        assert_eq!(cuts, &PASS_CUTS[..cuts.len()], "{empties} empties");
+        let has_widest = cuts.last() == Some(&widest);
+        assert_eq!(
+            has_widest,
+            empties >= WIDEST_PASS_EMPTIES,
+            "{empties} empties"
+        );
+        assert!(cuts.len() + 1 >= PASS_CUTS.len(), "{empties} empties");
+    }
+}
+
 /// Boards whose side to move (X) has more moves than a position reached
 /// from the start can (33 at most): 34 and 35. An input board may be any
 /// board, and the searches' fixed move lists overflowed on these (the

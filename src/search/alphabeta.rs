@@ -53,9 +53,23 @@ pub const MIN_PLAYED_CUT: i32 = 110;
 /// standard deviation of the cut's fitted error (docs/endgame.md, "The
 /// selective solve's cut, calibrated"): about 38% (only orders the next;
 /// 2-5 ms at 22 empties, it cut the 73% pass from 30 to 18 ms), 73%, 87%,
-/// 95% and 98% confidence ([`super::endgame::confidence`]); the exact
-/// search follows them. The widest finished is played.
-pub const PASS_CUTS: &[i32] = &[50, 110, 150, 200, 233];
+/// 95%, 98% and 99% confidence ([`super::endgame::confidence`]), the last
+/// only from [`WIDEST_PASS_EMPTIES`]; the exact search follows them. The
+/// widest finished is played.
+pub const PASS_CUTS: &[i32] = &[50, 110, 150, 200, 233, 280];
+/// The last of [`PASS_CUTS`] (99%) runs only from this many empties. There
+/// the exact search after the 98% pass seldom finishes in the turn (on the
+/// strong-play bench at 22 empties 6%, at 23 1%), and the 99% pass does on
+/// about half of the positions (its moves lost 12 discs where the 98%
+/// pass's lost 22); below, it would delay proofs (at 21 empties on the
+/// tuning bench 61 of 150 proven instead of 76; docs/endgame.md, "A 99%
+/// pass").
+pub const WIDEST_PASS_EMPTIES: u32 = 22;
+
+/// The cuts of a turn's selective passes at `empties` empties.
+pub fn pass_cuts(empties: u32) -> &'static [i32] {
+    &PASS_CUTS[..PASS_CUTS.len() - usize::from(empties < WIDEST_PASS_EMPTIES)]
+}
 /// The share of the budget the passes may take until one worth playing
 /// (from [`MIN_PLAYED_CUT`]) has finished: when none has by then, the
 /// midgame search gets the rest of the turn (at least 40%, not the tenth
@@ -647,14 +661,16 @@ impl AlphaBeta {
             return None;
         }
         // The passes, then the exact search (`None`).
+        let cuts = pass_cuts(empties);
         let mut schedule = [None; PASS_CUTS.len() + 1];
-        for (pass, &cut) in schedule.iter_mut().zip(PASS_CUTS) {
+        for (pass, &cut) in schedule.iter_mut().zip(cuts) {
             *pass = Some(cut);
         }
+        let schedule = &schedule[..=cuts.len()];
         let first = Deadline::new(start.start(), start.budget().mul_f64(FIRST_PASS_SHARE));
         let rest = Deadline::new(start.start(), start.budget().mul_f64(SOLVE_SHARE));
         let solver = self.solver();
-        let solution = solver.run_passes_while(board, moves, false, &schedule, &mut |done| {
+        let solution = solver.run_passes_while(board, moves, false, schedule, &mut |done| {
             Some(if done.iter().any(|p| playable(p.cut)) {
                 rest
             } else {
