@@ -19,7 +19,7 @@ use crate::time::{Deadline, NODES_PER_CLOCK_CHECK};
 use std::time::Instant;
 
 /// At most this many empties, a solve with no time limit (or at a fixed
-/// depth) is exact. A timed turn runs the passes of [`PASS_CUTS`] and then
+/// depth) is exact. A timed turn runs the passes of [`pass_cuts`] and then
 /// the exact search at every count up to [`SELECTIVE_EMPTIES`]; when the
 /// exact search cannot finish, the widest pass that did is played if it is
 /// at least [`MIN_PLAYED_CUT`]. Measured in docs/endgame.md before those
@@ -59,17 +59,18 @@ pub const MIN_PLAYED_CUT: i32 = 110;
 pub const PASS_CUTS: &[i32] = &[50, 110, 150, 200, 233, 280];
 /// The last of [`PASS_CUTS`] (99%) runs only from this many empties. There
 /// the exact search after the 98% pass seldom finishes in the turn (on the
-/// strong-play bench at 22 empties 6%, at 23 1%), and the 99% pass does on
-/// about half of the positions (its moves lost 12 discs where the 98%
-/// pass's lost 22); below, it would delay proofs (at 21 empties on the
-/// tuning bench 61 of 150 proven instead of 76; docs/endgame.md, "A 99%
-/// pass").
+/// strong-play bench at 22 empties 6%, at 23 none), and the 99% pass does on
+/// 71 of the 105 positions at 22 whose 98% pass did (its moves lost 12
+/// discs there, the 98% pass's 22); below, it would delay proofs (at 21
+/// empties on the tuning bench 61 of 150 proven instead of 76;
+/// docs/endgame.md, "A 99% pass at 22-23 empties").
 pub const WIDEST_PASS_EMPTIES: u32 = 22;
 
 /// The cuts of a turn's selective passes at `empties` empties.
 pub fn pass_cuts(empties: u32) -> &'static [i32] {
     &PASS_CUTS[..PASS_CUTS.len() - usize::from(empties < WIDEST_PASS_EMPTIES)]
 }
+
 /// The share of the budget the passes may take until one worth playing
 /// (from [`MIN_PLAYED_CUT`]) has finished: when none has by then, the
 /// midgame search gets the rest of the turn (at least 40%, not the tenth
@@ -614,7 +615,7 @@ fn playable(cut: Option<i32>) -> bool {
 impl AlphaBeta {
     /// The solve of a turn near the end: from [`SELECTIVE_EMPTIES`] empties
     /// down (or `--exact`'s, if more), selective passes of rising
-    /// confidence ([`PASS_CUTS`]) and then the exact search, each ordering
+    /// confidence ([`pass_cuts`] at its empties) and then the exact search, each ordering
     /// the next through the table; the widest that finishes from
     /// [`MIN_PLAYED_CUT`] up is played. The passes up to the first of those
     /// may take [`FIRST_PASS_SHARE`] of the budget: when none finishes in

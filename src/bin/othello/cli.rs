@@ -46,8 +46,8 @@ usage:
                              (--cold: no warming turn; --list: each position;
                              --passes: instead of the turn, the solver's selective
                              passes of CUTS (comma-separated cuts in hundredths of
-                             a deviation, e.g. 110,150,200; default: the bot's
-                             from 22 empties, whose last it skips below) then the
+                             a deviation, e.g. 110,150,200; default: all the
+                             bot's, whose last it skips below 22 empties) then the
                              exact search, each timed, MS at most a position
                              (default 5000))
   othello --help, othello TOOL --help
