@@ -79,12 +79,12 @@ fn every_pass_keeps_its_cut_decisions_as_often_as_it_claims() {
     // The check tells the passes apart: the first (38%) pass's decisions
     // do not hold as often as the 98% pass claims its own do.
     let (verified, confirmed) = checked[0].totals();
-    let last = *PASS_CUTS
+    let wide = *PASS_CUTS
         .iter()
         .find(|&&c| othello::search::endgame::confidence(c) == 98)
         .expect("a 98% pass");
     assert!(
-        (confirmed as f64 / verified as f64) < claimed(last),
+        (confirmed as f64 / verified as f64) < claimed(wide),
         "{confirmed} of {verified}"
     );
 }

@@ -615,8 +615,8 @@ fn playable(cut: Option<i32>) -> bool {
 impl AlphaBeta {
     /// The solve of a turn near the end: from [`SELECTIVE_EMPTIES`] empties
     /// down (or `--exact`'s, if more), selective passes of rising
-    /// confidence ([`pass_cuts`] at its empties) and then the exact search, each ordering
-    /// the next through the table; the widest that finishes from
+    /// confidence ([`pass_cuts`] at its empties) and then the exact search,
+    /// each ordering the next through the table; the widest that finishes from
     /// [`MIN_PLAYED_CUT`] up is played. The passes up to the first of those
     /// may take [`FIRST_PASS_SHARE`] of the budget: when none finishes in
     /// it, the midgame search gets the rest of the turn (`deadline` becomes
