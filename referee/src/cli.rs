@@ -98,6 +98,44 @@ pub enum Command {
     /// and solver: each position's value and each move's loss in discs,
     /// one JSON line per game (docs/referee.md, "Analysing a match").
     Analyze(AnalyzeArgs),
+    /// Openings for endgame matches: the positions of real games where a
+    /// number of empties remain, kept when the games' judge (`referee
+    /// analyze`) puts them near a draw, as a file `--openings` reads
+    /// (docs/referee.md, "Openings from real games").
+    Openings(OpeningsArgs),
+}
+
+/// `referee openings`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct OpeningsArgs {
+    /// Each a games file (`--games-out`) of one match, with its analysis
+    /// after a colon; without one, the analysis beside the games file
+    /// (`run.jsonl` -> `run.analysis.jsonl`).
+    #[arg(required = true, value_name = "GAMES[:ANALYSIS]")]
+    pub files: Vec<String>,
+    /// The counts of empties to cut the games at, comma-separated, each
+    /// 1-59; the file lists them in this order.
+    #[arg(long, value_name = "E,E,...", value_delimiter = ',', default_value = "26,24",
+          value_parser = clap::value_parser!(u32).range(1..=59))]
+    pub empties: Vec<u32>,
+    /// Keep a position when the judge's value there is at most this many
+    /// discs from a draw.
+    #[arg(long, value_name = "DISCS", default_value_t = 6.0, value_parser = parse_within,
+          allow_negative_numbers = true)]
+    pub within: f64,
+    /// Write the openings to this file instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// `--within`: a number of discs, 0 or more.
+fn parse_within(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(d) if d.is_finite() && d >= 0.0 => Ok(d),
+        _ => Err(format!(
+            "expected a number of discs, 0 or more, not {text:?}"
+        )),
+    }
 }
 
 /// `referee analyze`.

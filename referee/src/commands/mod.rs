@@ -1,11 +1,12 @@
 //! The subcommands, one driver each: `play_match` (the default command:
-//! two players, one match; `--replay`), `tournament`, `summary`, `analyze`
-//! and `report` (here: it only picks the page). A driver checks its
+//! two players, one match; `--replay`), `tournament`, `summary`, `analyze`,
+//! `openings` and `report` (here: it only picks the page). A driver checks its
 //! options, reads and writes the files (`files`), plays the games
 //! (`play`), computes the numbers (`stats`, `judge`) and draws the pages
 //! (`html`); what it prints on the terminal is in `output`.
 
 pub mod analyze;
+pub mod openings;
 pub mod output;
 pub mod play_match;
 pub mod summary;
@@ -32,6 +33,7 @@ pub fn run(args: Args, demo: bool) -> Result<(), String> {
         Some(Command::Summary(s)) => summary::run(s),
         Some(Command::Tournament(t)) => tournament::run(t),
         Some(Command::Analyze(a)) => analyze::run(a),
+        Some(Command::Openings(o)) => openings::run(o),
         None => play_match::run(args, demo),
     }
 }

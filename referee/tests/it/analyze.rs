@@ -426,3 +426,146 @@ fn an_analysis_of_other_games_and_bad_games_are_refused_by_file_and_line() {
     assert!(e.contains("--depth: 1 to 30, found 0"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The games' positions where `empties` remain and their judged values,
+/// the slow way: the transcript of each judged move whose number says it
+/// was played there (move n on 61 - n empties), from the two files.
+fn expected_cuts(games: &Path, analysis: &Path, empties: u64) -> Vec<(String, f64)> {
+    let records: Vec<Value> = crate::common::games(games);
+    let mut out = Vec::new();
+    for (game, a) in lines(analysis) {
+        let r = records.iter().find(|r| r["game"] == game).unwrap();
+        let mut transcript = r["opening"].as_str().unwrap().to_string();
+        for (m, p) in a["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(r["moves"].as_array().unwrap())
+        {
+            if 61 - m["n"].as_u64().unwrap() == empties {
+                out.push((transcript.clone(), m["value"].as_f64().unwrap()));
+                break;
+            }
+            transcript.push_str(p["square"].as_str().unwrap());
+        }
+    }
+    out
+}
+
+/// `referee openings` output's positions: (transcript, empties, value).
+fn openings_lines(text: &str) -> Vec<(String, u64, f64)> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let (transcript, comment) = l.split_once(" # ").expect("a comment");
+            let (count, value) = comment
+                .split_once(" empties, judge ")
+                .expect("count and value");
+            (
+                transcript.into(),
+                count.parse().unwrap(),
+                value.parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn openings_are_cut_from_judged_games_near_a_draw() {
+    let dir = scratch("openings");
+    let games = small_match(&dir, "9");
+    // The analysis beside the games file, found without being named.
+    let beside = dir.join("games-9.analysis.jsonl");
+    analyze(&[&games], &beside, &["--threads", "2"], 0);
+    let g = games.to_str().unwrap();
+
+    let all = text(&run(
+        &["openings", g, "--empties", "40,50", "--within", "64"],
+        0,
+    ));
+    assert!(
+        all.starts_with("# referee openings --empties 40,50 --within 64 "),
+        "{all}"
+    );
+    let got = openings_lines(&all);
+    // Every game reaches 50 and 40 empties; the counts in the order given,
+    // each transcript once, the value as printed (one decimal).
+    let mut want: Vec<(String, u64, f64)> = Vec::new();
+    let mut raw = Vec::new();
+    for empties in [40, 50] {
+        for (t, v) in expected_cuts(&games, &beside, empties) {
+            if !want.iter().any(|w| w.0 == t) {
+                want.push((t.clone(), empties, format!("{v:.1}").parse().unwrap()));
+                raw.push((t, empties, v));
+            }
+        }
+    }
+    assert!(want.len() >= 6, "{want:?}");
+    let by_count = |a: &(String, u64, f64), b: &(String, u64, f64)| (a.1, &a.0).cmp(&(b.1, &b.0));
+    let (mut sorted_got, mut sorted_want) = (got.clone(), want.clone());
+    sorted_got.sort_by(by_count);
+    sorted_want.sort_by(by_count);
+    assert_eq!(sorted_got, sorted_want);
+    assert!(
+        got.windows(2).all(|w| !(w[0].1 == 50 && w[1].1 == 40)),
+        "40 first: {got:?}"
+    );
+    for (t, e, _) in &got {
+        let game = othello::Game::from_transcript(t).expect("a legal transcript");
+        assert_eq!(u64::from(game.board().empty_count()), *e, "{t}");
+    }
+
+    // A narrower margin keeps exactly the positions within it; the file
+    // it writes is one `--openings` plays.
+    let file = dir.join("near.txt");
+    run(
+        &[
+            "openings",
+            &format!("{g}:{}", beside.display()),
+            "--empties",
+            "50",
+            "--within",
+            "2",
+            "-o",
+            file.to_str().unwrap(),
+        ],
+        0,
+    );
+    let near = openings_lines(&std::fs::read_to_string(&file).unwrap());
+    let within: Vec<_> = raw
+        .iter()
+        .filter(|w| w.1 == 50 && w.2.abs() <= 2.0)
+        .collect();
+    assert_eq!(near.len(), within.len(), "{near:?}");
+    if !near.is_empty() {
+        let bot = format!("{} --depth 1", othello().display());
+        let out = dir.join("from-near.jsonl");
+        run(
+            &[
+                "--p1",
+                &bot,
+                "--p2",
+                &bot,
+                "--games",
+                "2",
+                "--openings",
+                file.to_str().unwrap(),
+                "--games-out",
+                out.to_str().unwrap(),
+            ],
+            0,
+        );
+        let played = crate::common::games(&out);
+        assert_eq!(played[0]["opening"].as_str().unwrap(), near[0].0);
+    }
+
+    // Bad input is named: no analysis, a bad count or margin.
+    let alone = dir.join("alone.jsonl");
+    std::fs::copy(&games, &alone).unwrap();
+    let e = errors(&run(&["openings", alone.to_str().unwrap()], 2));
+    assert!(e.contains("alone.jsonl: no analysis of these games"), "{e}");
+    let e = errors(&run(&["openings", g, "--empties", "26,60"], 2));
+    assert!(e.contains("--empties"), "{e}");
+    let e = errors(&run(&["openings", g, "--within", "-1"], 2));
+    assert!(e.contains("expected a number of discs"), "{e}");
+}
