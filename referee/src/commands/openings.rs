@@ -9,13 +9,14 @@
 
 use super::output;
 use crate::cli::OpeningsArgs;
-use crate::files::analysis_file::{GameAnalysis, Matcher};
+use crate::files::analysis_file::{default_output, GameAnalysis, Matcher};
 use crate::files::merge;
 use crate::files::outputs::{check_writable, write_file};
 use crate::files::record::GameRecord;
+use crate::judge::mistakes::empties_before;
 use othello::Game;
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A position of a game where `empties` remain: the transcript that
 /// reaches it and the judge's value there, for the side to move, in discs.
@@ -43,11 +44,15 @@ pub fn cuts(
 ) -> Result<Vec<Cut>, String> {
     let mut out = Vec::new();
     for &empties in counts {
-        // Move `n` is played with 60 - (n - 1) empties (passes uncounted).
-        let n = 61 - empties as usize;
-        let Some(i) = analysis.moves.iter().position(|v| v.n == n) else {
+        // Move `n` is played with 61 - n empties (passes place no disc).
+        let Some(i) = analysis
+            .moves
+            .iter()
+            .position(|v| empties_before(v.n) == empties)
+        else {
             continue;
         };
+        let n = analysis.moves[i].n;
         let mut transcript = record.opening.clone();
         for m in &record.moves[..i] {
             transcript.push_str(&m.square);
@@ -72,11 +77,36 @@ pub fn cuts(
 }
 
 /// `referee openings`: the openings file, on stdout or in `--output`.
+/// An `--output` this run created is removed again if the run fails, so a
+/// failure leaves nothing behind.
 pub fn run(args: &OpeningsArgs) -> Result<(), String> {
-    if let Some(path) = &args.output {
-        check_writable(path).map_err(|e| format!("--output {}: {e}", path.display()))?;
+    if let Some((i, e)) = args
+        .empties
+        .iter()
+        .enumerate()
+        .find(|&(i, e)| args.empties[..i].contains(e))
+    {
+        return Err(format!("--empties: {e} is given twice (count {})", i + 1));
     }
+    let created = match &args.output {
+        Some(path) => {
+            let existed = path.exists();
+            check_writable(path).map_err(|e| format!("--output {}: {e}", path.display()))?;
+            (!existed).then_some(path)
+        }
+        None => None,
+    };
+    let result = openings(args);
+    if let (Err(_), Some(path)) = (&result, created) {
+        let _ = std::fs::remove_file(path);
+    }
+    result
+}
+
+/// [`run`]'s work, once the output is known to be writable.
+fn openings(args: &OpeningsArgs) -> Result<(), String> {
     let mut all = Vec::new();
+    let mut inputs = Vec::new();
     for spec in &args.files {
         let (games, given) = split_spec(spec);
         let files = std::slice::from_ref(&games);
@@ -87,15 +117,28 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
                 games.display()
             )
         })?;
+        let analysis = given
+            .first()
+            .map_or_else(|| default_output(&games, None), std::clone::Clone::clone);
+        inputs.extend([games.clone(), analysis.clone()]);
+        let (mut seen, mut judged) = (0usize, 0usize);
         let mut failure = None;
         merge::stream(files, |_, line, _, r| {
+            seen += 1;
             if failure.is_some() {
                 return;
             }
             if let Some(g) = matcher.game(&r) {
+                judged += 1;
                 match cuts(&r, g, &args.empties) {
                     Ok(c) => all.extend(c),
-                    Err(e) => failure = Some(format!("{}:{line}: {e}", games.display())),
+                    Err(e) => {
+                        failure = Some(format!(
+                            "{}:{line}: {e} in {}",
+                            games.display(),
+                            analysis.display()
+                        ));
+                    }
                 }
             }
         })?;
@@ -103,6 +146,24 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
             return Err(e);
         }
         matcher.finish()?;
+        if judged < seen {
+            eprintln!(
+                "referee: warning: {}: {} of {seen} games have no analysis in {} and give no \
+                 position",
+                games.display(),
+                seen - judged,
+                analysis.display()
+            );
+        }
+    }
+    if let Some(path) = &args.output {
+        if let Some(input) = inputs.iter().find(|i| same_file(i, path)) {
+            return Err(format!(
+                "--output {}: is the input {}",
+                path.display(),
+                input.display()
+            ));
+        }
     }
     let text = render(&all, args);
     match &args.output {
@@ -114,9 +175,21 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
     }
 }
 
-/// `GAMES:ANALYSIS` split at its last colon when what follows names an
-/// analysis file; a lone `GAMES` uses the analysis beside it.
+/// Whether two paths name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// An argument `GAMES[:ANALYSIS]`: a file of that whole name is the games
+/// file, with the analysis beside it; otherwise the argument is split at
+/// its last colon (so an analysis named after a colon cannot hold one).
 fn split_spec(spec: &str) -> (PathBuf, Vec<PathBuf>) {
+    if Path::new(spec).is_file() {
+        return (PathBuf::from(spec), Vec::new());
+    }
     match spec.rsplit_once(':') {
         Some((games, analysis)) if !games.is_empty() && !analysis.is_empty() => {
             (PathBuf::from(games), vec![PathBuf::from(analysis)])
@@ -132,7 +205,7 @@ fn render(all: &[Cut], args: &OpeningsArgs) -> String {
     let mut text = format!(
         "# referee openings --empties {} --within {} {}\n\
          # positions of these games where {} empties remain, kept when the judge put them within \
-         {} discs of a draw\n",
+         {} discs of a draw; the comment is its value for the side to move\n",
         counts.join(","),
         args.within,
         args.files.join(" "),
@@ -140,16 +213,21 @@ fn render(all: &[Cut], args: &OpeningsArgs) -> String {
         args.within
     );
     let mut seen = HashSet::new();
+    let mut kept = Vec::new();
     for &empties in &args.empties {
+        let before = kept.len();
         for c in all.iter().filter(|c| c.empties == empties) {
             if c.value.abs() <= args.within && seen.insert(c.transcript.as_str()) {
-                text.push_str(&format!(
+                kept.push(format!(
                     "{} # {} empties, judge {:.1}\n",
                     c.transcript, c.empties, c.value
                 ));
             }
         }
+        let count = kept.len() - before;
+        text.push_str(&format!("# {count} at {empties} empties\n"));
     }
+    text.push_str(&kept.concat());
     text
 }
 
@@ -247,6 +325,39 @@ mod tests {
         }
         // Inside the opening: nothing.
         assert!(cuts(&r, &a, &[58]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_game_with_a_pass_is_cut_after_it() {
+        // A random game with a pass before its end (found by seed).
+        let mut rng = othello::rng::Rng::seed_from_u64(1);
+        let (moves, after) = loop {
+            let mut g = Game::new();
+            let mut moves = Vec::new();
+            let mut after = None;
+            while !g.is_over() {
+                let sq = rng.pick_bit(g.board().moves().0);
+                g.play(Square::new(sq as u8)).unwrap();
+                moves.push(Square::new(sq as u8).to_string());
+                if after.is_none() && g.history().contains(&othello::Move::Pass) {
+                    after = Some(g.board().empty_count());
+                }
+            }
+            match after {
+                Some(e) if e >= 2 => break (moves, e - 1),
+                _ => {}
+            }
+        };
+        let squares: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let (r, a) = game("", &squares);
+        let c = cuts(&r, &a, &[after]).unwrap();
+        assert_eq!(c.len(), 1);
+        let g = Game::from_transcript(&c[0].transcript).unwrap();
+        assert_eq!(g.board().empty_count(), after);
+        assert!(g.history().contains(&othello::Move::Pass));
+        // Its value is that of the move played there.
+        let i = c[0].transcript.len() / 2;
+        assert_eq!(c[0].value, i as f64);
     }
 
     #[test]

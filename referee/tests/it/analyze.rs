@@ -515,57 +515,94 @@ fn openings_are_cut_from_judged_games_near_a_draw() {
         assert_eq!(u64::from(game.board().empty_count()), *e, "{t}");
     }
 
-    // A narrower margin keeps exactly the positions within it; the file
-    // it writes is one `--openings` plays.
+    // A narrower margin keeps exactly the positions within it (seed 9
+    // has some within 3 discs at 50 empties, and some beyond); the file it
+    // writes is one `--openings` plays.
     let file = dir.join("near.txt");
+    let near_args = |out: &Path| {
+        vec![
+            "openings".to_string(),
+            format!("{g}:{}", beside.display()),
+            "--empties".into(),
+            "50".into(),
+            "--within".into(),
+            "3".into(),
+            "-o".into(),
+            out.to_str().unwrap().into(),
+        ]
+    };
+    let args = near_args(&file);
+    run(&args.iter().map(String::as_str).collect::<Vec<_>>(), 0);
+    let near = openings_lines(&std::fs::read_to_string(&file).unwrap());
+    let mut within: Vec<(String, u64, f64)> = raw
+        .iter()
+        .filter(|w| w.1 == 50 && w.2.abs() <= 3.0)
+        .map(|w| (w.0.clone(), w.1, format!("{:.1}", w.2).parse().unwrap()))
+        .collect();
+    assert!(!within.is_empty(), "seed 9 keeps some at 50 empties");
+    assert!(
+        within.len() < raw.iter().filter(|w| w.1 == 50).count(),
+        "and leaves some out"
+    );
+    let mut sorted_near = near.clone();
+    sorted_near.sort_by(by_count);
+    within.sort_by(by_count);
+    assert_eq!(sorted_near, within);
+    let bot = format!("{} --depth 1", othello().display());
+    let out = dir.join("from-near.jsonl");
     run(
         &[
-            "openings",
-            &format!("{g}:{}", beside.display()),
-            "--empties",
-            "50",
-            "--within",
+            "--p1",
+            &bot,
+            "--p2",
+            &bot,
+            "--games",
             "2",
-            "-o",
+            "--openings",
             file.to_str().unwrap(),
+            "--games-out",
+            out.to_str().unwrap(),
         ],
         0,
     );
-    let near = openings_lines(&std::fs::read_to_string(&file).unwrap());
-    let within: Vec<_> = raw
-        .iter()
-        .filter(|w| w.1 == 50 && w.2.abs() <= 2.0)
-        .collect();
-    assert_eq!(near.len(), within.len(), "{near:?}");
-    if !near.is_empty() {
-        let bot = format!("{} --depth 1", othello().display());
-        let out = dir.join("from-near.jsonl");
-        run(
-            &[
-                "--p1",
-                &bot,
-                "--p2",
-                &bot,
-                "--games",
-                "2",
-                "--openings",
-                file.to_str().unwrap(),
-                "--games-out",
-                out.to_str().unwrap(),
-            ],
-            0,
-        );
-        let played = crate::common::games(&out);
-        assert_eq!(played[0]["opening"].as_str().unwrap(), near[0].0);
-    }
+    let played = crate::common::games(&out);
+    assert_eq!(played[0]["opening"].as_str().unwrap(), near[0].0);
 
-    // Bad input is named: no analysis, a bad count or margin.
+    // Bad input is named: no analysis, an analysis of other games, a bad
+    // count or margin, an output that cannot be written or is an input
+    // (which stays as it was).
     let alone = dir.join("alone.jsonl");
     std::fs::copy(&games, &alone).unwrap();
     let e = errors(&run(&["openings", alone.to_str().unwrap()], 2));
     assert!(e.contains("alone.jsonl: no analysis of these games"), "{e}");
+    let other = dir.join("other.analysis.jsonl");
+    let game = with_other_moves(&beside, 2, &other);
+    let spec = format!("{g}:{}", other.display());
+    let e = errors(&run(&["openings", &spec], 2));
+    assert!(
+        e.contains(&format!("game {game}'s moves differ")) && e.contains("other.analysis.jsonl"),
+        "{e}"
+    );
     let e = errors(&run(&["openings", g, "--empties", "26,60"], 2));
     assert!(e.contains("--empties"), "{e}");
+    let e = errors(&run(&["openings", g, "--empties", "26,24,26"], 2));
+    assert!(e.contains("--empties: 26 is given twice"), "{e}");
     let e = errors(&run(&["openings", g, "--within", "-1"], 2));
     assert!(e.contains("expected a number of discs"), "{e}");
+    let nowhere = dir.join("missing-dir").join("x.txt");
+    let e = errors(&run(&["openings", g, "-o", nowhere.to_str().unwrap()], 2));
+    assert!(e.contains("--output"), "{e}");
+    let before = std::fs::read_to_string(&games).unwrap();
+    let e = errors(&run(&["openings", g, "-o", g], 2));
+    assert!(e.contains("is the input"), "{e}");
+    assert_eq!(
+        std::fs::read_to_string(&games).unwrap(),
+        before,
+        "the games file untouched"
+    );
+    // A failed run leaves no output behind.
+    let left = dir.join("left.txt");
+    let e = errors(&run(&["openings", &spec, "-o", left.to_str().unwrap()], 2));
+    assert!(e.contains("moves differ"), "{e}");
+    assert!(!left.exists(), "no empty file left");
 }
