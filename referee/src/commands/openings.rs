@@ -88,39 +88,77 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
     {
         return Err(format!("--empties: {e} is given twice (count {})", i + 1));
     }
+    let matches: Vec<Input> = args.files.iter().map(|s| Input::of(s)).collect();
     let created = match &args.output {
         Some(path) => {
+            let named = matches.iter().flat_map(|m| [&m.games, &m.analysis]);
+            if let Some(input) = named.into_iter().find(|i| same_file(i, path)) {
+                return Err(format!(
+                    "--output {}: is the input {}",
+                    path.display(),
+                    input.display()
+                ));
+            }
             let existed = path.exists();
             check_writable(path).map_err(|e| format!("--output {}: {e}", path.display()))?;
             (!existed).then_some(path)
         }
         None => None,
     };
-    let result = openings(args);
+    let result = openings(args, &matches);
     if let (Err(_), Some(path)) = (&result, created) {
         let _ = std::fs::remove_file(path);
     }
     result
 }
 
-/// [`run`]'s work, once the output is known to be writable.
-fn openings(args: &OpeningsArgs) -> Result<(), String> {
+/// One argument `GAMES[:ANALYSIS]`: a games file and its analysis.
+struct Input {
+    games: PathBuf,
+    /// The analysis named after the colon, if any.
+    given: Vec<PathBuf>,
+    /// The analysis read: the one given, else the one beside the games.
+    analysis: PathBuf,
+}
+
+impl Input {
+    /// A file of the argument's whole name is the games file, with the
+    /// analysis beside it; otherwise the argument is split at its last
+    /// colon (so an analysis named after a colon cannot hold one).
+    fn of(spec: &str) -> Input {
+        let (games, given) = match spec.rsplit_once(':') {
+            Some((games, analysis))
+                if !Path::new(spec).is_file() && !games.is_empty() && !analysis.is_empty() =>
+            {
+                (PathBuf::from(games), vec![PathBuf::from(analysis)])
+            }
+            _ => (PathBuf::from(spec), Vec::new()),
+        };
+        let analysis = given
+            .first()
+            .cloned()
+            .unwrap_or_else(|| default_output(&games, None));
+        Input {
+            games,
+            given,
+            analysis,
+        }
+    }
+}
+
+/// [`run`]'s work on `matches`, once the output is known to be writable.
+fn openings(args: &OpeningsArgs, matches: &[Input]) -> Result<(), String> {
     let mut all = Vec::new();
-    let mut inputs = Vec::new();
-    for spec in &args.files {
-        let (games, given) = split_spec(spec);
-        let files = std::slice::from_ref(&games);
-        let mut matcher = Matcher::for_games(files, &given)?.ok_or_else(|| {
+    for m in matches {
+        let (games, analysis) = (&m.games, &m.analysis);
+        let files = std::slice::from_ref(games);
+        let mut matcher = Matcher::for_games(files, &m.given)?.ok_or_else(|| {
             format!(
                 "{}: no analysis of these games: run `referee analyze` on them, or name one \
                  as GAMES:ANALYSIS",
                 games.display()
             )
         })?;
-        let analysis = given
-            .first()
-            .map_or_else(|| default_output(&games, None), std::clone::Clone::clone);
-        inputs.extend([games.clone(), analysis.clone()]);
         let (mut seen, mut judged) = (0usize, 0usize);
         let mut failure = None;
         merge::stream(files, |_, line, _, r| {
@@ -156,15 +194,6 @@ fn openings(args: &OpeningsArgs) -> Result<(), String> {
             );
         }
     }
-    if let Some(path) = &args.output {
-        if let Some(input) = inputs.iter().find(|i| same_file(i, path)) {
-            return Err(format!(
-                "--output {}: is the input {}",
-                path.display(),
-                input.display()
-            ));
-        }
-    }
     let text = render(&all, args);
     match &args.output {
         Some(path) => write_file(path, &text, "--output").map_or(Ok(()), Err),
@@ -180,21 +209,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
-    }
-}
-
-/// An argument `GAMES[:ANALYSIS]`: a file of that whole name is the games
-/// file, with the analysis beside it; otherwise the argument is split at
-/// its last colon (so an analysis named after a colon cannot hold one).
-fn split_spec(spec: &str) -> (PathBuf, Vec<PathBuf>) {
-    if Path::new(spec).is_file() {
-        return (PathBuf::from(spec), Vec::new());
-    }
-    match spec.rsplit_once(':') {
-        Some((games, analysis)) if !games.is_empty() && !analysis.is_empty() => {
-            (PathBuf::from(games), vec![PathBuf::from(analysis)])
-        }
-        _ => (PathBuf::from(spec), Vec::new()),
     }
 }
 
