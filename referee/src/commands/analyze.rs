@@ -54,7 +54,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         if error.is_some() || args.shard.is_some_and(|s| !record::in_shard(s, r.game)) {
             return;
         }
-        match job(&r) {
+        match analyze::record_squares(&r) {
             Ok(squares) => jobs.push(Job {
                 record: r,
                 file,
@@ -172,21 +172,6 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         output.display()
     );
     Ok(())
-}
-
-/// The squares of a record's moves, checked legal from its opening on.
-fn job(r: &GameRecord) -> Result<Vec<Square>, String> {
-    let squares = r
-        .moves
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            Square::parse(&m.square)
-                .map_err(|_| format!("move {} ({:?}) is not a square", i + 1, m.square))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    analyze::replay(&r.opening, &squares, |_, _, _| {})?;
-    Ok(squares)
 }
 
 /// Opens the analysis file to write: a new one with `header`, or an

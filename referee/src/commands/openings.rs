@@ -13,8 +13,7 @@ use crate::files::analysis_file::{default_output, GameAnalysis, Matcher};
 use crate::files::merge;
 use crate::files::outputs::{check_writable, write_file};
 use crate::files::record::GameRecord;
-use crate::judge::mistakes::empties_before;
-use othello::Game;
+use crate::judge::analyze::{record_squares, replay};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -30,49 +29,42 @@ pub struct Cut {
     pub transcript: String,
 }
 
-/// The positions of `record` where each of `counts` empties remain and
-/// the judge judged the move played there (positions inside the opening,
-/// or after the game ended, have no verdict and give nothing).
+/// The positions of `record` where each of `counts` empties remain and a
+/// move was played (the game replayed by the rules; positions inside the
+/// opening, after the game's end or where a side must pass give nothing),
+/// with the judge's value of the move played there, from `analysis`.
 ///
 /// # Errors
-/// A transcript the rules refuse, or one that does not reach the count
-/// the verdict's move number says: an analysis of other games.
+/// A move the rules refuse, or an analysis that does not judge every move.
 pub fn cuts(
     record: &GameRecord,
     analysis: &GameAnalysis,
     counts: &[u32],
 ) -> Result<Vec<Cut>, String> {
-    let mut out = Vec::new();
-    for &empties in counts {
-        // Move `n` is played with 61 - n empties (passes place no disc).
-        let Some(i) = analysis
-            .moves
-            .iter()
-            .position(|v| empties_before(v.n) == empties)
-        else {
-            continue;
-        };
-        let n = analysis.moves[i].n;
-        let mut transcript = record.opening.clone();
-        for m in &record.moves[..i] {
-            transcript.push_str(&m.square);
-        }
-        let game =
-            Game::from_transcript(&transcript).map_err(|e| format!("game {}: {e}", record.game))?;
-        let left = game.board().empty_count();
-        if left != empties || game.is_over() {
-            return Err(format!(
-                "game {}: move {n} is judged, but the moves before it leave {left} empties, not \
-                 {empties} (an analysis of other games)",
-                record.game
-            ));
-        }
-        out.push(Cut {
-            empties,
-            value: analysis.moves[i].value,
-            transcript,
-        });
+    if analysis.moves.len() != record.moves.len() {
+        return Err(format!(
+            "game {}: {} moves judged of {} (an analysis of other games)",
+            record.game,
+            analysis.moves.len(),
+            record.moves.len()
+        ));
     }
+    let squares = record_squares(record).map_err(|e| format!("game {}: {e}", record.game))?;
+    let mut out = Vec::new();
+    replay(&record.opening, &squares, |i, board, _| {
+        let empties = board.empty_count();
+        if counts.contains(&empties) {
+            let mut transcript = record.opening.clone();
+            for sq in &squares[..i] {
+                transcript.push_str(&sq.to_string());
+            }
+            out.push(Cut {
+                empties,
+                value: analysis.moves[i].value,
+                transcript,
+            });
+        }
+    })?;
     Ok(out)
 }
 
@@ -251,6 +243,7 @@ mod tests {
     use crate::files::analysis_file::MoveVerdict;
     use crate::files::record::{MoveRecord, Side};
     use othello::square::Square;
+    use othello::Game;
 
     /// A game from `opening` whose bots then play `moves`, judged with
     /// value `i` on the move at index `i`.
@@ -317,14 +310,14 @@ mod tests {
             c,
             vec![
                 Cut {
-                    empties: 54,
-                    value: 2.0,
-                    transcript: "f5d6c3d3c4f4".into()
-                },
-                Cut {
                     empties: 56,
                     value: 0.0,
                     transcript: "f5d6c3d3".into()
+                },
+                Cut {
+                    empties: 54,
+                    value: 2.0,
+                    transcript: "f5d6c3d3c4f4".into()
                 },
             ]
         );
@@ -375,11 +368,14 @@ mod tests {
     }
 
     #[test]
-    fn a_verdict_that_does_not_fit_the_moves_is_refused() {
+    fn an_analysis_or_a_record_that_does_not_fit_is_refused() {
         let (r, mut a) = game("f5d6c3d3", &["c4", "f4", "f6", "f3"]);
-        a.moves[2].n = 5;
-        a.moves[0].n = 99;
+        a.moves.pop();
         let e = cuts(&r, &a, &[56]).unwrap_err();
-        assert!(e.contains("leave 54 empties, not 56"), "{e}");
+        assert!(e.contains("3 moves judged of 4"), "{e}");
+        let (mut r, a) = game("f5d6c3d3", &["c4", "f4", "f6", "f3"]);
+        r.moves[1].square = "a1".into();
+        let e = cuts(&r, &a, &[56]).unwrap_err();
+        assert!(e.contains("move 2 (a1) is not legal"), "{e}");
     }
 }

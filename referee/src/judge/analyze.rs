@@ -233,6 +233,24 @@ impl Judge {
     }
 }
 
+/// The squares of a record's moves, checked legal from its opening on.
+///
+/// # Errors
+/// A move that is not a square, or not legal, with its place.
+pub fn record_squares(r: &crate::files::record::GameRecord) -> Result<Vec<Square>, String> {
+    let squares = r
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            Square::parse(&m.square)
+                .map_err(|_| format!("move {} ({:?}) is not a square", i + 1, m.square))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    replay(&r.opening, &squares, |_, _, _| {})?;
+    Ok(squares)
+}
+
 /// Replays `opening` then `moves` and calls `each` with every position
 /// where a move of `moves` is played: its index in `moves`, the board (the
 /// side to move's view) and the square. Positions where a side must pass
