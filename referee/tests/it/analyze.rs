@@ -519,20 +519,21 @@ fn openings_are_cut_from_judged_games_near_a_draw() {
     // has some within 3 discs at 50 empties, and some beyond); the file it
     // writes is one `--openings` plays.
     let file = dir.join("near.txt");
-    let near_args = |out: &Path| {
-        vec![
-            "openings".to_string(),
-            format!("{g}:{}", beside.display()),
-            "--empties".into(),
-            "50".into(),
-            "--within".into(),
-            "3".into(),
-            "-o".into(),
-            out.to_str().unwrap().into(),
-        ]
-    };
-    let args = near_args(&file);
-    run(&args.iter().map(String::as_str).collect::<Vec<_>>(), 0);
+    let spec = format!("{g}:{}", beside.display());
+    let out_file = file.to_str().unwrap();
+    run(
+        &[
+            "openings",
+            &spec,
+            "--empties",
+            "50",
+            "--within",
+            "3",
+            "-o",
+            out_file,
+        ],
+        0,
+    );
     let near = openings_lines(&std::fs::read_to_string(&file).unwrap());
     let mut within: Vec<(String, u64, f64)> = raw
         .iter()
