@@ -144,13 +144,14 @@ fn openings(args: &OpeningsArgs, matches: &[Input]) -> Result<(), String> {
     for m in matches {
         let (games, analysis) = (&m.games, &m.analysis);
         let files = std::slice::from_ref(games);
-        let mut matcher = Matcher::for_games(files, &m.given)?.ok_or_else(|| {
-            format!(
-                "{}: no analysis of these games: run `referee analyze` on them, or name one \
+        let mut matcher =
+            Matcher::for_games(files, &m.given, "GAMES:ANALYSIS")?.ok_or_else(|| {
+                format!(
+                    "{}: no analysis of these games: run `referee analyze` on them, or name one \
                  as GAMES:ANALYSIS",
-                games.display()
-            )
-        })?;
+                    games.display()
+                )
+            })?;
         let (mut seen, mut judged) = (0usize, 0usize);
         let mut failure = None;
         merge::stream(files, |_, line, _, r| {

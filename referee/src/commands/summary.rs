@@ -19,7 +19,8 @@ pub fn run(args: &cli::SummaryArgs) -> Result<(), String> {
     }
     // The games go by one at a time: only their tally is kept.
     let mut tally = summary::Tally::default();
-    let mut matcher = analysis_file::Matcher::for_games(&args.files, &args.analysis)?;
+    let mut matcher =
+        analysis_file::Matcher::for_games(&args.files, &args.analysis, "--analysis FILE")?;
     let mut losses = mistakes::MatchLosses::new(args.empties_buckets.clone());
     let m = merge::stream(&args.files, |_, _, _, r| {
         tally.add(&r);

@@ -299,11 +299,17 @@ impl Matcher {
     /// the analysis beside the first games file if it exists and judged
     /// these very games (said on stderr), else none. A stale analysis
     /// found beside the games (the match was played again into the same
-    /// file) is ignored with a warning: the user did not name it.
+    /// file) is ignored with a warning: the user did not name it. `naming`
+    /// says how the calling command names an analysis (`--analysis FILE`,
+    /// `GAMES:ANALYSIS`), for that warning.
     ///
     /// # Errors
     /// As [`merge`], for the files `given`.
-    pub fn for_games(files: &[PathBuf], given: &[PathBuf]) -> Result<Option<Matcher>, String> {
+    pub fn for_games(
+        files: &[PathBuf],
+        given: &[PathBuf],
+        naming: &str,
+    ) -> Result<Option<Matcher>, String> {
         let header: Header = games_file::header(&files[0], Header::KIND)?;
         if !given.is_empty() {
             return Ok(Some(Matcher::new(given.to_vec(), merge(given, &header)?)));
@@ -323,7 +329,7 @@ impl Matcher {
             Err(e) => {
                 eprintln!(
                     "referee: warning: ignoring the analysis beside the games, {e} \
-                     (run `referee analyze` again, or name a file with --analysis)"
+                     (run `referee analyze` again, or name one as {naming})"
                 );
                 Ok(None)
             }

@@ -49,7 +49,7 @@ pub fn write(
     buckets: &EmptiesBuckets,
     output: &Path,
 ) -> Result<(), String> {
-    let mut matcher = analysis_file::Matcher::for_games(files, analysis)?;
+    let mut matcher = analysis_file::Matcher::for_games(files, analysis, "--analysis FILE")?;
     let mut numbers = Numbers {
         losses: mistakes::MatchLosses::new(buckets.clone()),
         ..Numbers::default()

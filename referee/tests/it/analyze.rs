@@ -302,7 +302,9 @@ fn a_match_is_judged_move_by_move_resumed_sharded_and_reported() {
     );
     let e = errors(&o);
     assert!(
-        e.contains("warning: ignoring the analysis beside the games") && e.contains(":2: game "),
+        e.contains("warning: ignoring the analysis beside the games")
+            && e.contains(":2: game ")
+            && e.contains("or name one as --analysis FILE)"),
         "{e}"
     );
     let plain = std::fs::read_to_string(&html2).unwrap();
@@ -576,6 +578,20 @@ fn openings_are_cut_from_judged_games_near_a_draw() {
     std::fs::copy(&games, &alone).unwrap();
     let e = errors(&run(&["openings", alone.to_str().unwrap()], 2));
     assert!(e.contains("alone.jsonl: no analysis of these games"), "{e}");
+    // A stale analysis beside the games is ignored with a warning that
+    // names this command's way of naming one.
+    let stale = dir.join("stale.jsonl");
+    std::fs::copy(&games, &stale).unwrap();
+    with_other_moves(&beside, 2, &dir.join("stale.analysis.jsonl"));
+    let e = errors(&run(&["openings", stale.to_str().unwrap()], 2));
+    let warning = e
+        .lines()
+        .find(|l| l.contains("warning: ignoring the analysis beside"));
+    assert!(
+        warning.is_some_and(|w| w.contains("or name one as GAMES:ANALYSIS)"))
+            && e.contains("stale.jsonl: no analysis of these games"),
+        "{e}"
+    );
     let other = dir.join("other.analysis.jsonl");
     let game = with_other_moves(&beside, 2, &other);
     let spec = format!("{g}:{}", other.display());
