@@ -112,6 +112,9 @@ impl Solver {
         let mut researches = 0;
         let last = self.passes.last().copied();
         let previous = last.map(|p| p.best.index() as u8);
+        // A move the first window proved better than the previous pass's
+        // (by failing high above it), kept for a stop in the re-search.
+        let mut proven = None;
         let (mut lo, mut hi) = match last {
             Some(prev) if !wld => (
                 (prev.score - ROOT_ASPIRATION).max(alpha),
@@ -127,16 +130,19 @@ impl Solver {
             };
             if self.aborted {
                 // Stopped in the first window, after the previous pass's
-                // move was searched first: a move searched in full since,
-                // with a score above `lo`, beats it by this pass (the
-                // previous move scored at most `lo`, or exactly and less).
-                // After a re-search the first move is no longer the
-                // previous pass's, and a score at most `lo` is only a
-                // bound: neither tells which move is better.
+                // move was searched first: a move with a score above `lo`,
+                // searched in full since or proven above the best so far
+                // by its null window (`search_list` then gives that bound),
+                // beats it by this pass (the previous move scored at most
+                // `lo`, or exactly and less). After a re-search the first
+                // move is no longer the previous pass's, and a score at
+                // most `lo` is only a bound: neither tells which move is
+                // better, but a move the first window proved better is.
                 let first = list[0].square;
                 let anchored = researches == 0 && !wld && previous == Some(first);
                 return Err((anchored && best < 64 && best != first && score > lo)
-                    .then(|| (Square::new(best), score)));
+                    .then(|| (Square::new(best), score))
+                    .or(proven));
             }
             if best >= 64 {
                 return Err(None);
@@ -144,6 +150,11 @@ impl Solver {
             let (low, high) = (score <= lo && lo > alpha, score >= hi && hi < beta);
             if !low && !high {
                 break (score, best);
+            }
+            if high && researches == 0 && !wld && previous == Some(list[0].square) {
+                // Another move failed high above the previous pass's, which
+                // scored below `hi`: proven better, whatever the re-search.
+                proven = (best != list[0].square).then(|| (Square::new(best), score));
             }
             (lo, hi) = if researches == ROOT_RESEARCHES {
                 (alpha, beta)
@@ -240,7 +251,17 @@ impl Solver {
                     }
                 }
                 if s > alpha && s < beta {
-                    -self.search::<FAST>(np, no, -beta, -s, n - 1, shallow)
+                    if self.aborted {
+                        return (best, best_move, false);
+                    }
+                    let full = -self.search::<FAST>(np, no, -beta, -s, n - 1, shallow);
+                    if self.aborted && !cut_here {
+                        // At the root, stopped in the re-search of a move
+                        // whose null window proved it above `alpha`: that
+                        // bound and move are the result ([`Solver::root`]).
+                        return (s, c.square, false);
+                    }
+                    full
                 } else {
                     s
                 }

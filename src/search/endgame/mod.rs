@@ -449,9 +449,11 @@ impl Solver {
     /// Runs the searches of `passes` in turn (each a cut, `None` for the
     /// exact search) until one does not finish before the deadline: the
     /// last one that finished, its `cut` saying which; `None` if none did.
-    /// When the stopped pass had already searched, in full and in its first
-    /// window, a move that beats the last finished pass's move, the result
-    /// is that move with that finished pass's `cut` (so never proven).
+    /// When the stopped pass had already proven, in its first window, a
+    /// move better than the last finished pass's move (searched in full, or
+    /// failing high on its null window; the score is then that bound), the
+    /// result is that move with that finished pass's `cut` (so never
+    /// proven).
     /// [`Solver::passes`] lists the finished passes afterwards.
     pub fn run_passes(
         &mut self,
@@ -499,12 +501,12 @@ impl Solver {
                     finished = Some(s);
                 }
                 Err(better) => {
-                    // The deadline stopped this pass after it had searched a
-                    // move other than the previous pass's in full and found
-                    // it better: that move is played, under the previous
-                    // pass's name (it beats that pass's move; the moves this
-                    // one did not reach are unknown; docs/endgame.md,
-                    // "Second pass").
+                    // The deadline stopped this pass after it had proven a
+                    // move other than the previous pass's better: that move
+                    // is played, under the previous pass's name (it beats
+                    // that pass's move; the moves this one did not reach
+                    // are unknown; docs/endgame.md, "Second pass" and "A
+                    // move proven better by its null window").
                     if let (Some((best, score)), Some(prev)) = (better, finished) {
                         finished = Some(Solution {
                             best,
