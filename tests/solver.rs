@@ -536,7 +536,8 @@ fn the_passes_run_until_the_callback_stops_them() {
 /// pass's cut, and by the file's exact scores truly better. Proven either
 /// by a search in full (the score is the move's exact score) or by a null
 /// window that failed high, stopped in the re-search (the score is a lower
-/// bound, below the exact score): in the move's own re-search (a bound
+/// bound: at most the exact score, and counted as a bound when below it,
+/// as a search in full when equal): in the move's own re-search (a bound
 /// inside the pass's first window, which reaches [`ROOT_ASPIRATION`] discs
 /// above the previous pass's score) or in the root's (a bound at or above
 /// that window's top). Stopped at 39 points of the exact pass on every

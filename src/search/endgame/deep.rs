@@ -89,7 +89,7 @@ impl Default for Candidate {
 impl Solver {
     /// One search of `board` from the root, with the current `probcut`.
     /// When it does not finish (`Err`): the move it proved better than the
-    /// previous pass's, with its score, if any.
+    /// previous pass's, with its score (or a lower bound of it), if any.
     pub(super) fn root(
         &mut self,
         board: &Board,
@@ -153,8 +153,11 @@ impl Solver {
             }
             if high && researches == 0 && !wld && previous == Some(list[0].square) {
                 // Another move failed high above the previous pass's, which
-                // scored below `hi`: proven better, whatever the re-search.
+                // scored below `hi`: proven better, unless a re-search says
+                // otherwise (a selective pass's bounds depend on its window).
                 proven = (best != list[0].square).then(|| (Square::new(best), score));
+            } else if low {
+                proven = None;
             }
             (lo, hi) = if researches == ROOT_RESEARCHES {
                 (alpha, beta)
@@ -186,7 +189,10 @@ impl Solver {
     }
 
     /// Negascout over the moves of `list`, lowest `(key, square)` first:
-    /// the best score (fail-soft) and its move (64 if `list` is empty). The
+    /// the best score (fail-soft) and its move (64 if `list` is empty);
+    /// at the root (`!cut_here`), when the deadline stops the re-search of
+    /// a move whose null window failed high, that move and its null
+    /// window's bound. The
     /// first move gets the full window, the others a null window, widened
     /// again when one beats `alpha`. `FAST` only when `self.isa` is fast.
     /// Each move is picked from the rest as its turn comes (a selection

@@ -451,7 +451,8 @@ impl Solver {
     /// last one that finished, its `cut` saying which; `None` if none did.
     /// When the stopped pass had already proven, in its first window, a
     /// move better than the last finished pass's move (searched in full, or
-    /// failing high on its null window; the score is then that bound), the
+    /// failing high, on its null window or above the first window; the
+    /// score is then that lower bound), the
     /// result is that move with that finished pass's `cut` (so never
     /// proven).
     /// [`Solver::passes`] lists the finished passes afterwards.
