@@ -13,7 +13,7 @@ use crate::files::analysis_file::{default_output, GameAnalysis, Matcher};
 use crate::files::merge;
 use crate::files::outputs::{check_writable, write_file};
 use crate::files::record::GameRecord;
-use crate::judge::analyze::{record_squares, replay};
+use crate::judge::analyze::{parse_squares, replay};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -49,7 +49,9 @@ pub fn cuts(
             record.moves.len()
         ));
     }
-    let squares = record_squares(record).map_err(|e| format!("game {}: {e}", record.game))?;
+    let in_game = |e: String| format!("game {}: {e}", record.game);
+    // One replay: it checks the moves legal as it cuts the game.
+    let squares = parse_squares(record).map_err(in_game)?;
     let mut out = Vec::new();
     replay(&record.opening, &squares, |i, board, _| {
         let empties = board.empty_count();
@@ -64,7 +66,8 @@ pub fn cuts(
                 transcript,
             });
         }
-    })?;
+    })
+    .map_err(in_game)?;
     Ok(out)
 }
 

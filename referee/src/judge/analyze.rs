@@ -238,17 +238,25 @@ impl Judge {
 /// # Errors
 /// A move that is not a square, or not legal, with its place.
 pub fn record_squares(r: &crate::files::record::GameRecord) -> Result<Vec<Square>, String> {
-    let squares = r
-        .moves
+    let squares = parse_squares(r)?;
+    replay(&r.opening, &squares, |_, _, _| {})?;
+    Ok(squares)
+}
+
+/// The squares of a record's moves, parsed but not replayed (a caller
+/// that replays them with [`replay`] has them checked legal there).
+///
+/// # Errors
+/// A move that is not a square, with its place.
+pub fn parse_squares(r: &crate::files::record::GameRecord) -> Result<Vec<Square>, String> {
+    r.moves
         .iter()
         .enumerate()
         .map(|(i, m)| {
             Square::parse(&m.square)
                 .map_err(|_| format!("move {} ({:?}) is not a square", i + 1, m.square))
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    replay(&r.opening, &squares, |_, _, _| {})?;
-    Ok(squares)
+        .collect()
 }
 
 /// Replays `opening` then `moves` and calls `each` with every position
