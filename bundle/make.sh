@@ -85,12 +85,15 @@ compiles() {
 # are compared with the native binary's by tests/bundle.rs), so those names
 # are renamed too. `bundle undebug` then drops the `Debug` derives the
 # program does not need (docs/bundle.md, "Unused `Debug` derives"), and
-# `bundle unpub` the `pub`s (docs/bundle.md, "Unneeded `pub`s").
+# `bundle unpub` the `pub`s (docs/bundle.md, "Unneeded `pub`s"). Without
+# them rustc sees which functions and constants the bot never uses, and
+# `bundle undead` drops those (docs/bundle.md, "Unused items").
 if [ "$check" = 1 ]; then
     tool finish "$tmp/raw.rs" "$tmp/finished.rs" "$root" >/dev/null
     tool minify "$tmp/finished.rs" -o "$tmp/minified.rs" --rename-debug >/dev/null
     tool undebug "$tmp/minified.rs" -o "$tmp/undebugged.rs" >/dev/null
-    tool unpub "$tmp/undebugged.rs" -o "$tmp/othello.rs" >/dev/null
+    tool unpub "$tmp/undebugged.rs" -o "$tmp/unpubbed.rs" >/dev/null
+    tool undead "$tmp/unpubbed.rs" -o "$tmp/othello.rs" >/dev/null
     compiles "$tmp/othello.rs"
     if ! cmp -s "$tmp/othello.rs" "$out"; then
         echo "make.sh: $out is stale: it differs from a fresh bundle." >&2
@@ -104,7 +107,8 @@ else
     tool finish "$tmp/raw.rs" "$tmp/finished.rs" "$root" >/dev/null
     tool minify "$tmp/finished.rs" -o "$tmp/minified.rs" --rename-debug
     tool undebug "$tmp/minified.rs" -o "$tmp/undebugged.rs"
-    tool unpub "$tmp/undebugged.rs" -o "$tmp/othello.rs"
+    tool unpub "$tmp/undebugged.rs" -o "$tmp/unpubbed.rs"
+    tool undead "$tmp/unpubbed.rs" -o "$tmp/othello.rs"
     compiles "$tmp/othello.rs"
     cp "$tmp/othello.rs" "$out"
     tool size "$out"

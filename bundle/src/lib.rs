@@ -35,6 +35,7 @@
 pub mod compiler;
 pub mod minify;
 pub mod settle;
+pub mod undead;
 pub mod undebug;
 pub mod unpub;
 

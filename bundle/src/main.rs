@@ -11,6 +11,9 @@
 //!                              --rename-debug: also what a derived `Debug`
 //!                              prints; --check: refuse an output that does
 //!                              not compile when IN does (rustc)
+//! bundle undead IN -o OUT      drop the functions, methods, constants and
+//!                              statics IN never uses (rustc says which),
+//!                              print the sizes
 //! bundle undebug IN -o OUT     drop the `Debug` derives IN does not need
 //!                              (rustc says which it does), print the sizes
 //! bundle unpub IN -o OUT       drop the `pub`s IN does not need (rustc says
@@ -24,7 +27,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: bundle finish RAW OUT ROOT | bundle size FILE | \
                      bundle minify IN -o OUT [--no CLASS]... [--rename-debug] [--check] | \
-                     bundle undebug IN -o OUT | bundle unpub IN -o OUT";
+                     bundle undead IN -o OUT | bundle undebug IN -o OUT | bundle unpub IN -o OUT";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -95,6 +98,9 @@ fn run(args: &[String]) -> Result<(), String> {
             let _ = std::io::stdout().write_all(line.as_bytes());
             Ok(())
         }
+        ["undead", input, "-o", out] => {
+            drop_step(input, out, "unused items", bundle::undead::undead)
+        }
         ["undebug", input, "-o", out] => drop_step(input, out, "Debug derives", |text| {
             bundle::undebug::undebug(text)
         }),
@@ -103,7 +109,8 @@ fn run(args: &[String]) -> Result<(), String> {
     }
 }
 
-/// A step that drops what a program does not need (`undebug`, `unpub`):
+/// A step that drops what a program does not need (`undead`, `undebug`,
+/// `unpub`):
 /// reads `input`, writes `out` (nothing on failure), prints the sizes and
 /// how many `what` went.
 fn drop_step(

@@ -1,0 +1,360 @@
+//! `bundle undead`: drops the functions, methods, constants and statics
+//! a one-file program never uses.
+//!
+//! cargo-equip puts the library in a module under `#[allow(unused)]`, so
+//! what only the tools and tests call stays in the bundle unseen. This
+//! step lets rustc's `dead_code` lint speak (the attribute becomes a
+//! `warn` of the same length, so offsets stay put), reads its warnings
+//! (JSON: a warning naming several items has a span for each), and
+//! deletes each named `fn`, `const` or `static` whole: its attributes,
+//! visibility and qualifiers, signature and body. The lint is computed
+//! from `main`, so what it names is used by nothing live, and what uses it
+//! is named too. Fields, variants and types it names stay (taking them out
+//! would mean editing the code that builds or matches them). Rounds repeat
+//! until rustc names nothing more that can go; the result must compile.
+
+use crate::compiler::compile;
+use crate::is_ident;
+use crate::minify::{rustc_errors, CHECK_EDITION};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The attribute cargo-equip puts on the library's module, and its
+/// stand-in of the same length that lets the lint speak.
+const SILENT: &str = "#[allow(unused)]";
+const LOUD: &str = "#[warn(unused)] ";
+
+/// At most this many rounds (the bot's bundle settles in two: the first
+/// names everything dead, the second nothing).
+pub const MAX_ROUNDS: usize = 6;
+
+/// Counts the directories [`dead_names`] writes (one per compile).
+static PROBES: AtomicUsize = AtomicUsize::new(0);
+
+/// `text` without the items rustc calls never used, and how many went.
+///
+/// # Errors
+/// `text` does not compile or already holds the stand-in attribute, the
+/// result does not compile (named), or rustc cannot run.
+pub fn undead(text: &str) -> Result<(String, usize), String> {
+    if text.contains(LOUD) {
+        // It would turn into `SILENT` on the way out.
+        return Err(format!("the input already holds `{LOUD}`"));
+    }
+    if let Some(e) = rustc_errors(text)? {
+        return Err(format!("the input does not compile: {e}"));
+    }
+    let mut code = text.replace(SILENT, LOUD);
+    let mut dropped = 0;
+    for _ in 0..MAX_ROUNDS {
+        let ranges = item_ranges(&code, &dead_names(&code)?)?;
+        if ranges.is_empty() {
+            let out = code.replace(LOUD, SILENT);
+            if let Some(e) = rustc_errors(&out)? {
+                return Err(format!(
+                    "without its unused items the program does not compile: {e}"
+                ));
+            }
+            return Ok((out, dropped));
+        }
+        dropped += ranges.len();
+        for (start, end) in ranges.into_iter().rev() {
+            code.replace_range(start..end, "");
+        }
+    }
+    Err(format!(
+        "the unused items did not settle in {MAX_ROUNDS} rounds"
+    ))
+}
+
+/// The byte offsets of the names rustc's `dead_code` lint reports in
+/// `code` (every primary span of every such warning).
+fn dead_names(code: &str) -> Result<Vec<usize>, String> {
+    let n = PROBES.fetch_add(1, Ordering::Relaxed);
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("bundle-undead-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let file = dir.join("main.rs");
+    std::fs::write(&file, code).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    let out = compile(
+        &[
+            "--edition",
+            CHECK_EDITION,
+            "--crate-type",
+            "bin",
+            "--emit=metadata",
+            "--error-format=json",
+        ],
+        &dir.join("main.rmeta"),
+        &file,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = out?;
+    let mut names = Vec::new();
+    for line in String::from_utf8_lossy(&out.stderr).lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if message["code"]["code"] != "dead_code" {
+            continue;
+        }
+        for span in message["spans"].as_array().into_iter().flatten() {
+            if span["is_primary"] == true {
+                if let Some(at) = span["byte_start"].as_u64() {
+                    names.push(at as usize);
+                }
+            }
+        }
+    }
+    Ok(names)
+}
+
+/// The byte ranges of the `fn`, `const` and `static` items whose names
+/// start at `names`, sorted, none inside another (a name that declares
+/// anything else is skipped).
+fn item_ranges(text: &str, names: &[usize]) -> Result<Vec<(usize, usize)>, String> {
+    let code = crate::code_bytes(text)?;
+    let mut ranges: Vec<(usize, usize)> = names
+        .iter()
+        .filter_map(|&at| item_range(&code, at))
+        .collect();
+    ranges.sort_unstable();
+    ranges.dedup();
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for r in ranges {
+        match out.last() {
+            Some(&(_, end)) if r.0 < end => {} // inside the previous one
+            _ => out.push(r),
+        }
+    }
+    Ok(out)
+}
+
+/// The identifier that ends at `end` (exclusive) and its start.
+fn word_before(code: &[u8], end: usize) -> (usize, &[u8]) {
+    let mut k = end;
+    while k > 0 && is_ident(code[k - 1]) {
+        k -= 1;
+    }
+    (k, &code[k..end])
+}
+
+/// The offset before the spaces that end at `i`.
+fn back_space(code: &[u8], mut i: usize) -> usize {
+    while i > 0 && code[i - 1].is_ascii_whitespace() {
+        i -= 1;
+    }
+    i
+}
+
+/// The opening bracket that matches the closing one at `close`.
+fn opening(code: &[u8], close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for k in (0..=close).rev() {
+        match code[k] {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The whole item whose name starts at `name` in `code` (literals
+/// blanked): from its first attribute to its closing `}` or `;`. `None`
+/// unless the name follows `fn`, `const` or `static`.
+fn item_range(code: &[u8], name: usize) -> Option<(usize, usize)> {
+    let (mut start, keyword) = word_before(code, back_space(code, name));
+    let kind = match keyword {
+        b"fn" => b'{',
+        b"const" | b"static" => b';',
+        b"mut" => {
+            let (at, word) = word_before(code, back_space(code, start));
+            if word != b"static" {
+                return None;
+            }
+            start = at;
+            b';'
+        }
+        _ => return None,
+    };
+    // Qualifiers, visibility and attributes, right to left.
+    loop {
+        let k = back_space(code, start);
+        if k == 0 {
+            break;
+        }
+        let (at, word) = word_before(code, k);
+        if matches!(word, b"pub" | b"const" | b"unsafe" | b"async" | b"default") {
+            start = at;
+        } else if word.is_empty() && code[k - 1] == b')' {
+            // `pub(crate)`, `pub(super)`...
+            let open = opening(code, k - 1)?;
+            let (at, word) = word_before(code, back_space(code, open));
+            if word != b"pub" {
+                break;
+            }
+            start = at;
+        } else if word.is_empty() && code[k - 1] == b']' {
+            let open = opening(code, k - 1)?;
+            let hash = back_space(code, open);
+            if hash == 0 || code[hash - 1] != b'#' {
+                break;
+            }
+            start = hash - 1;
+        } else {
+            break;
+        }
+    }
+    // Forward to the body's end (a function) or the `;` (a constant).
+    let mut depth = 0usize;
+    for (k, &c) in code.iter().enumerate().skip(name) {
+        match c {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth = depth.checked_sub(1)?,
+            b'{' if depth == 0 && kind == b'{' => {
+                let mut braces = 0usize;
+                for (j, &d) in code.iter().enumerate().skip(k) {
+                    match d {
+                        b'{' => braces += 1,
+                        b'}' => {
+                            braces -= 1;
+                            if braces == 0 {
+                                return Some((start, j + 1));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                return None;
+            }
+            b'{' => depth += 1,
+            b'}' => depth = depth.checked_sub(1)?,
+            b';' if depth == 0 => return Some((start, k + 1)),
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A program whose library module (under cargo-equip's attribute)
+    /// holds live and dead items of every kind the step knows, and a few
+    /// it must leave alone.
+    const PROGRAM: &str = r#"fn main() {
+    let s = lib::S::new(2);
+    println!("{}", s.live() + lib::LIVE + lib::twice(3));
+}
+#[allow(unused)]
+mod lib {
+    pub const LIVE: u32 = 1;
+    const DEAD: &str = "fn x() { ; } const Y: u8 = 0;";
+    pub(crate) static DEAD_STATIC: [u8; 2] = [1, 2];
+    static mut DEAD_MUT: u32 = 0;
+    pub struct S {
+        v: u32,
+        unread: u32,
+    }
+    impl S {
+        pub fn new(v: u32) -> S {
+            S { v, unread: 0 }
+        }
+        #[inline]
+        pub fn live(&self) -> u32 {
+            self.v
+        }
+        #[inline(always)]
+        pub const fn dead(&self) -> char {
+            '}'
+        }
+        const ALSO_DEAD: u32 = 3;
+    }
+    pub fn twice(x: u32) -> u32 {
+        x * 2
+    }
+    pub fn dead_caller() -> u32 {
+        dead_callee(if true { 1 } else { 2 })
+    }
+    fn dead_callee<T>(x: T) -> T
+    where
+        T: Copy,
+    {
+        x
+    }
+}
+"#;
+
+    #[test]
+    fn drops_what_nothing_live_uses_and_keeps_the_rest() {
+        let (out, dropped) = match undead(PROGRAM) {
+            Ok(r) => r,
+            Err(e) if e.starts_with("cannot run") => return eprintln!("skipped: {e}"),
+            Err(e) => panic!("{e}"),
+        };
+        for gone in [
+            "DEAD",
+            "DEAD_STATIC",
+            "DEAD_MUT",
+            "fn dead",
+            "ALSO_DEAD",
+            "dead_caller",
+            "dead_callee",
+            "inline(always)",
+            "where",
+        ] {
+            assert!(!out.contains(gone), "{gone} stayed:\n{out}");
+        }
+        for kept in [
+            "pub const LIVE: u32 = 1;",
+            "pub fn new",
+            "#[inline]\n        pub fn live",
+            "pub fn twice",
+            "unread: u32",
+            "#[allow(unused)]\nmod lib",
+        ] {
+            assert!(out.contains(kept), "{kept} went:\n{out}");
+        }
+        assert_eq!(dropped, 7);
+        assert_eq!(rustc_errors(&out).unwrap(), None);
+        // Nothing more to drop: the step is idempotent.
+        assert_eq!(undead(&out).unwrap(), (out.clone(), 0));
+    }
+
+    #[test]
+    fn the_stand_in_attribute_is_refused_in_the_input() {
+        let text = "#[warn(unused)] fn main() {}";
+        assert!(undead(text).unwrap_err().contains("already holds"));
+    }
+
+    #[test]
+    fn a_program_that_does_not_compile_is_refused() {
+        match undead("fn main() { let x: u32 = \"no\"; }") {
+            Err(e) if e.starts_with("cannot run") => eprintln!("skipped: {e}"),
+            Err(e) => assert!(e.contains("does not compile"), "{e}"),
+            Ok(_) => panic!("accepted a program that does not compile"),
+        }
+    }
+
+    #[test]
+    fn items_are_found_whole_from_their_names() {
+        let text = "#[a] #[b(c)] pub(crate) const unsafe fn f<T>(x: [u8; 2]) -> u8 where T: Copy { if x[0] > 0 { 1 } else { 2 } } struct S { f: u8 }";
+        let code = crate::code_bytes(text).unwrap();
+        let at = text.find("f<T>").unwrap();
+        let (s, e) = item_range(&code, at).unwrap();
+        assert_eq!(&text[s..e], &text[..text.find(" struct").unwrap()]);
+        // A field's name declares no item.
+        assert_eq!(item_range(&code, text.find("f: u8").unwrap()), None);
+        let text = "pub static mut X: [&str; 1] = [\";\"]; fn g() {}";
+        let code = crate::code_bytes(text).unwrap();
+        let (s, e) = item_range(&code, text.find("X:").unwrap()).unwrap();
+        assert_eq!(&text[s..e], "pub static mut X: [&str; 1] = [\";\"];");
+    }
+}
