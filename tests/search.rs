@@ -394,3 +394,39 @@ fn boards_with_more_moves_than_a_game_reaches_are_searched() {
         assert_eq!(solver.solve_board(&board, false), None);
     }
 }
+
+/// A timed turn at `WARM_EMPTIES` plays the midgame search's move, then
+/// spends the rest of its time on the selective passes (a node limit
+/// stops the midgame search early, so every pass finishes); the turns
+/// one more or one fewer empty away run none after the midgame search.
+#[test]
+fn the_turn_at_24_empties_warms_the_solvers_table() {
+    use othello::search::alphabeta::{PASS_CUTS, SELECTIVE_EMPTIES, WARM_EMPTIES};
+    for empties in [WARM_EMPTIES - 1, WARM_EMPTIES, WARM_EMPTIES + 1] {
+        let board = random_positions(u64::from(empties) + 100, 8, 60 - empties)
+            .into_iter()
+            .find(|b| b.empty_count() == empties && b.moves().count() > 1)
+            .expect("a position");
+        let mut ab = AlphaBeta::new(Evaluator::new(EvalKind::Pattern, 0));
+        let limits = Limits {
+            deadline: othello::time::Deadline::from_now_ms(600_000),
+            depth: None,
+            nodes: Some(20_000),
+        };
+        let r = ab.choose(&board, board.moves(), &limits);
+        let ran: Vec<Option<i32>> = ab.solver().passes().iter().map(|p| p.cut).collect();
+        if empties <= SELECTIVE_EMPTIES {
+            // The turn's own solve: its passes, then the proof, played.
+            assert!(matches!(r.score, Score::Exact(_)), "{r:?}");
+            assert_eq!(ran.last(), Some(&None), "{empties} empties");
+        } else {
+            assert!(matches!(r.score, Score::Selective(_)), "{r:?}");
+            let expected: Vec<Option<i32>> = if empties == WARM_EMPTIES {
+                PASS_CUTS.iter().map(|&c| Some(c)).collect()
+            } else {
+                Vec::new()
+            };
+            assert_eq!(ran, expected, "{empties} empties");
+        }
+    }
+}
