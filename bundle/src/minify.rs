@@ -46,7 +46,9 @@ mod format;
 mod names;
 mod print;
 
-pub use checks::{check_compiles, first_error, rustc_errors, rustc_stderr, CHECK_EDITION};
+pub use checks::{
+    check_compiles, first_error, rustc_errors, rustc_output, rustc_stderr, CHECK_EDITION,
+};
 pub use print::{print, Printed};
 
 use names::NameSource;

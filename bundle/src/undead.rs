@@ -13,11 +13,8 @@
 //! would mean editing the code that builds or matches them). Rounds repeat
 //! until rustc names nothing more that can go; the result must compile.
 
-use crate::compiler::compile;
 use crate::is_ident;
-use crate::minify::{rustc_errors, CHECK_EDITION};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use crate::minify::{rustc_errors, rustc_output};
 
 /// The attribute cargo-equip puts on the library's module, and its
 /// stand-in of the same length that lets the lint speak.
@@ -27,9 +24,6 @@ const LOUD: &str = "#[warn(unused)] ";
 /// At most this many rounds (the bot's bundle settles in two: the first
 /// names everything dead, the second nothing).
 pub const MAX_ROUNDS: usize = 6;
-
-/// Counts the directories [`dead_names`] writes (one per compile).
-static PROBES: AtomicUsize = AtomicUsize::new(0);
 
 /// `text` without the items rustc calls never used, and how many went.
 ///
@@ -70,26 +64,7 @@ pub fn undead(text: &str) -> Result<(String, usize), String> {
 /// The byte offsets of the names rustc's `dead_code` lint reports in
 /// `code` (every primary span of every such warning).
 fn dead_names(code: &str) -> Result<Vec<usize>, String> {
-    let n = PROBES.fetch_add(1, Ordering::Relaxed);
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("bundle-undead-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let file = dir.join("main.rs");
-    std::fs::write(&file, code).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-    let out = compile(
-        &[
-            "--edition",
-            CHECK_EDITION,
-            "--crate-type",
-            "bin",
-            "--emit=metadata",
-            "--error-format=json",
-        ],
-        &dir.join("main.rmeta"),
-        &file,
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = out?;
+    let out = rustc_output(code, &["--error-format=json"])?;
     let mut names = Vec::new();
     for line in String::from_utf8_lossy(&out.stderr).lines() {
         let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {

@@ -71,6 +71,18 @@ pub fn pass_cuts(empties: u32) -> &'static [i32] {
     &PASS_CUTS[..PASS_CUTS.len() - usize::from(empties < WIDEST_PASS_EMPTIES)]
 }
 
+/// A turn's solve at `empties` empties: its selective passes
+/// ([`pass_cuts`]), then the exact search (`None`), and how many passes
+/// come before it.
+fn pass_schedule(empties: u32) -> ([Option<i32>; PASS_CUTS.len() + 1], usize) {
+    let cuts = pass_cuts(empties);
+    let mut schedule = [None; PASS_CUTS.len() + 1];
+    for (pass, &cut) in schedule.iter_mut().zip(cuts) {
+        *pass = Some(cut);
+    }
+    (schedule, cuts.len())
+}
+
 /// The share of the budget the passes may take until one worth playing
 /// (from [`MIN_PLAYED_CUT`]) has finished: when none has by then, the
 /// midgame search gets the rest of the turn (at least 40%, not the tenth
@@ -669,13 +681,8 @@ impl AlphaBeta {
         if empties > SELECTIVE_EMPTIES.max(self.exact_empties) {
             return None;
         }
-        // The passes, then the exact search (`None`).
-        let cuts = pass_cuts(empties);
-        let mut schedule = [None; PASS_CUTS.len() + 1];
-        for (pass, &cut) in schedule.iter_mut().zip(cuts) {
-            *pass = Some(cut);
-        }
-        let schedule = &schedule[..=cuts.len()];
+        let (schedule, passes) = pass_schedule(empties);
+        let schedule = &schedule[..=passes];
         let first = Deadline::new(start.start(), start.budget().mul_f64(FIRST_PASS_SHARE));
         let rest = Deadline::new(start.start(), start.budget().mul_f64(SOLVE_SHARE));
         let solver = self.solver();
@@ -695,21 +702,19 @@ impl AlphaBeta {
     }
 
     /// Spends what the midgame search left of a timed turn, up to
-    /// [`SOLVE_SHARE`] of its budget, on the selective passes of
-    /// [`PASS_CUTS`], their results not played: the side's next turn solves
-    /// with their moves in the table ([`WARM_EMPTIES`]).
+    /// [`SOLVE_SHARE`] of its budget, on the selective passes a solve at its
+    /// empties would run ([`pass_cuts`]), their results not played: the
+    /// side's next turn solves with their moves in the table
+    /// ([`WARM_EMPTIES`]).
     fn warm(&mut self, board: &Board, moves: Bitboard, start: &Deadline) {
         let rest = Deadline::new(start.start(), start.budget().mul_f64(SOLVE_SHARE));
         if start.is_unlimited() || rest.hard_passed() || self.exact_empties == 0 {
             return;
         }
-        let mut schedule = [None; PASS_CUTS.len()];
-        for (pass, &cut) in schedule.iter_mut().zip(PASS_CUTS) {
-            *pass = Some(cut);
-        }
+        let (schedule, passes) = pass_schedule(board.empty_count());
         let solver = self.solver();
         solver.set_deadline(rest);
-        solver.run_passes(board, moves, false, &schedule);
+        solver.run_passes(board, moves, false, &schedule[..passes]);
     }
 
     /// The result of a solve.

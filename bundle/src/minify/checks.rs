@@ -92,36 +92,37 @@ pub fn check_parses(printed: &Printed) -> Result<(), String> {
     ))
 }
 
-/// Counts the files written by [`rustc_stderr`] (one directory each).
+/// Counts the files written by [`rustc_output`] (one directory each).
 static CHECKS: AtomicUsize = AtomicUsize::new(0);
 
-/// Compiles `src` as a binary crate (type check only, every error in
-/// short format) with the `rustc` on the PATH or `$RUSTC`: `Ok(None)` when
-/// it compiles, `Ok(Some(stderr))` when it does not, `Err` when rustc
-/// cannot run.
-pub fn rustc_stderr(src: &str) -> Result<Option<String>, String> {
+/// Compiles `src` as a binary crate (type check only: `--emit=metadata`,
+/// edition [`CHECK_EDITION`], then `args`) with the `rustc` on the PATH or
+/// `$RUSTC`, in a directory of its own removed afterwards: rustc's output,
+/// whether it compiled or not; `Err` when rustc cannot run.
+pub fn rustc_output(src: &str, args: &[&str]) -> Result<std::process::Output, String> {
     let n = CHECKS.fetch_add(1, Ordering::Relaxed);
     let dir: PathBuf =
         std::env::temp_dir().join(format!("bundle-check-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let file = dir.join("main.rs");
     std::fs::write(&file, src).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-    let out = crate::compiler::compile(
-        &[
-            "--edition",
-            CHECK_EDITION,
-            "--crate-type",
-            "bin",
-            "--emit=metadata",
-            "--error-format=short",
-            "--cap-lints",
-            "allow",
-        ],
-        &dir.join("main.rmeta"),
-        &file,
-    );
+    let mut all = vec![
+        "--edition",
+        CHECK_EDITION,
+        "--crate-type",
+        "bin",
+        "--emit=metadata",
+    ];
+    all.extend_from_slice(args);
+    let out = crate::compiler::compile(&all, &dir.join("main.rmeta"), &file);
     let _ = std::fs::remove_dir_all(&dir);
-    let out = out?;
+    out
+}
+
+/// [`rustc_output`] with every error in short format and no lint:
+/// `Ok(None)` when `src` compiles, `Ok(Some(stderr))` when it does not.
+pub fn rustc_stderr(src: &str) -> Result<Option<String>, String> {
+    let out = rustc_output(src, &["--error-format=short", "--cap-lints", "allow"])?;
     Ok((!out.status.success()).then(|| String::from_utf8_lossy(&out.stderr).into_owned()))
 }
 
