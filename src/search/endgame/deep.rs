@@ -221,9 +221,10 @@ impl Solver {
                 let value = self.set_keys(p, o, n, list, i, cut_here);
                 if value != UNKNOWN {
                     let rule = self.rule(&self.sorted_rules, n);
-                    if let Some(bound) = probcut_bound(p, o, alpha, beta, rule, value) {
-                        self.note_cut(p, o, bound, bound >= beta);
-                        return (bound, best_move, true);
+                    if let Some(cut) = probcut_bound(p, o, alpha, beta, rule, value) {
+                        self.note_cut(p, o, cut.bound, cut.bound >= beta);
+                        self.hold_to(cut);
+                        return (cut.bound, best_move, true);
                     }
                 }
             }
@@ -361,9 +362,27 @@ impl Solver {
 
     /// Negascout with move sorting, table and stability cutoffs; `shallow`
     /// is the position's shallow value for its probcut if the parent's sort
-    /// computed it, else [`UNKNOWN`].
+    /// computed it, else [`UNKNOWN`]. The level its search holds to bounds
+    /// its parent's ([`Solver::valid`]).
     #[inline(always)]
     fn deep<const FAST: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        shallow: i32,
+    ) -> i32 {
+        let outer = std::mem::replace(&mut self.valid, EXACT_LEVEL);
+        let score = self.deep_node::<FAST>(p, o, alpha, beta, n, shallow);
+        self.valid = self.valid.min(outer);
+        score
+    }
+
+    /// [`Solver::deep`]'s search of one node.
+    #[inline(always)]
+    fn deep_node<const FAST: bool>(
         &mut self,
         p: u64,
         o: u64,
@@ -405,6 +424,11 @@ impl Solver {
                 } else {
                     (i32::from(s.lower), i32::from(s.upper))
                 };
+                // Selective bounds that narrow the window hold this
+                // node's result to their level.
+                if s.level != EXACT_LEVEL && (lower > alpha || upper < beta) {
+                    self.valid = self.valid.min(s.level & !LATE_FLAG);
+                }
                 if lower >= beta || lower == upper {
                     return lower;
                 }
@@ -425,9 +449,10 @@ impl Solver {
         if self.probcut.is_some() && n >= PROBCUT_MIN_EMPTIES {
             let rule = self.rule(&self.cut_rules, n);
             let known = if t.hand_down { shallow } else { UNKNOWN };
-            if let Some(bound) = probcut_bound(p, o, alpha, beta, rule, known) {
-                self.note_cut(p, o, bound, bound >= beta);
-                return bound;
+            if let Some(cut) = probcut_bound(p, o, alpha, beta, rule, known) {
+                self.note_cut(p, o, cut.bound, cut.bound >= beta);
+                self.hold_to(cut);
+                return cut.bound;
             }
         }
         let mut list = [Candidate::default(); MAX_MOVES];
@@ -439,6 +464,9 @@ impl Solver {
                 let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
                 if let Some(s) = self.table.probe(np, no) {
                     if self.trusts(s.level, level) && -i32::from(s.upper) >= beta {
+                        if s.level != EXACT_LEVEL {
+                            self.valid = self.valid.min(s.level & !LATE_FLAG);
+                        }
                         return -i32::from(s.upper);
                     }
                 }
@@ -461,15 +489,20 @@ impl Solver {
             } else {
                 (-64, best)
             };
-            self.table.store(
-                p,
-                o,
-                lower,
-                upper,
-                best_move,
-                self.date,
-                level | self.flag(),
-            );
+            // A search that met no selective result proved its bounds; a
+            // pass without late moves knows how wide a cut its own would
+            // hold to.
+            let level = if !t.proven_subtrees {
+                level | self.flag()
+            } else if self.valid == EXACT_LEVEL {
+                EXACT_LEVEL
+            } else if self.late && self.valid < level {
+                level | self.flag()
+            } else {
+                self.valid.max(level)
+            };
+            self.table
+                .store(p, o, lower, upper, best_move, self.date, level);
         }
         best
     }
@@ -610,6 +643,15 @@ impl Solver {
             }
     }
 
+    /// Holds the current node's search to the widest cut at which `cut`
+    /// would still be made ([`Solver::valid`]).
+    #[inline(always)]
+    fn hold_to(&mut self, cut: ProbCut) {
+        let pass = self.cut().unwrap_or(0);
+        let reach = level(Some(pass.saturating_mul(cut.reach_pct) / 100));
+        self.valid = self.valid.min(reach);
+    }
+
     /// The pass's cut, narrowed in a late move's first search
     /// ([`LATE_MOVES`]).
     #[inline(always)]
@@ -707,6 +749,124 @@ mod tests {
             }
         }
         assert!(checked > 1000, "{checked}");
+    }
+
+    /// The bounds a selective solve stores as proven (their search met no
+    /// cut and no selective bound) are the exact score's, and it stores
+    /// many; without the technique it stores none, and only its passes'
+    /// levels. With it, other bounds also take levels above their pass's
+    /// (the widest cut that would have made the same cuts).
+    #[test]
+    fn a_selective_solve_stores_proven_bounds_only_where_nothing_was_cut() {
+        let mut rng = Rng::seed_from_u64(61);
+        let mut exact = Solver::with_table_bits(Deadline::unlimited(), 16);
+        let (mut proven, mut wider) = (0, 0);
+        for game in 0..16 {
+            let boards = crate::search::playout::random_game(&Board::start(), &mut rng);
+            let Some(board) = boards.iter().find(|b| b.empty_count() == 18) else {
+                continue;
+            };
+            let moves = board.moves();
+            if moves.is_empty() {
+                continue;
+            }
+            let cut = [50, 110, 150, 200][game % 4];
+            let mut levels = Vec::new();
+            for on in [false, true] {
+                let mut solver = Solver::with_table_bits(Deadline::unlimited(), 16);
+                solver.techniques.proven_subtrees = on;
+                solver
+                    .solve_selective(board, moves, cut)
+                    .expect("no deadline");
+                for (p, o, slot) in solver.table.entries() {
+                    if slot.level != EXACT_LEVEL {
+                        if !on {
+                            levels.push(slot.level);
+                        } else if !levels.contains(&slot.level) {
+                            wider += 1;
+                        }
+                        continue;
+                    }
+                    assert!(on, "{board} cut {cut}: proven bounds without the technique");
+                    // Only positions with a move are stored.
+                    let b = Board::new(p, o);
+                    let score = exact
+                        .solve(&b, b.moves(), false)
+                        .expect("no deadline")
+                        .score;
+                    assert!(
+                        i32::from(slot.lower) <= score && score <= i32::from(slot.upper),
+                        "{b}: proven {}..={} in a solve at {cut}, exact {score}",
+                        slot.lower,
+                        slot.upper
+                    );
+                    proven += 1;
+                }
+            }
+        }
+        assert!(
+            proven > 10_000 && wider > 1_000,
+            "{proven} proven, {wider} wider"
+        );
+    }
+
+    /// A node whose result rests on a selective bound from the table (read
+    /// by its own probe, or by its enhanced transposition cutoff) is not
+    /// stored as proven: false bounds planted two or three plies below the
+    /// root, at a level the pass trusts, leave no false proven bound.
+    #[test]
+    fn a_result_resting_on_selective_bounds_is_not_proven() {
+        let mut rng = Rng::seed_from_u64(62);
+        let mut exact = Solver::with_table_bits(Deadline::unlimited(), 16);
+        let mut checked = [0; 2];
+        for game in 0..40 {
+            // Below a root at 10 empties the planted bounds are probed (9 <
+            // ETC_MIN_EMPTIES); below one at 14, read by ETC.
+            let empties = [10, 14][game % 2];
+            let boards = crate::search::playout::random_game(&Board::start(), &mut rng);
+            let Some(board) = boards.iter().find(|b| b.empty_count() == empties) else {
+                continue;
+            };
+            if board.moves().is_empty() {
+                continue;
+            }
+            let mut solver = Solver::with_table_bits(Deadline::unlimited(), 16);
+            // Two plies down at 10 empties, three at 14 (the grandchildren
+            // at 12 cut by ETC and store nothing; their parents store).
+            let mut planted = vec![*board];
+            for _ in 0..[2, 3][game % 2] {
+                planted = planted
+                    .iter()
+                    .flat_map(|b| b.moves().squares().map(|sq| b.play(sq)))
+                    .collect();
+            }
+            for b in &planted {
+                solver
+                    .table
+                    .store(b.player, b.opponent, -64, -64, 64, 0, 100);
+            }
+            solver
+                .solve_selective(board, board.moves(), 200)
+                .expect("no deadline");
+            for (p, o, slot) in solver.table.entries() {
+                if slot.level != EXACT_LEVEL {
+                    continue;
+                }
+                let b = Board::new(p, o);
+                let score = exact
+                    .solve(&b, b.moves(), false)
+                    .expect("no deadline")
+                    .score;
+                assert!(
+                    i32::from(slot.lower) <= score && score <= i32::from(slot.upper),
+                    "{b}: proven {}..={}, exact {score}",
+                    slot.lower,
+                    slot.upper
+                );
+                checked[game % 2] += 1;
+            }
+        }
+        assert!(checked.iter().all(|&c| c > 20), "{checked:?}");
     }
 
     /// Late moves are searched narrower in the passes up to

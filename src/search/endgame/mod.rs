@@ -185,6 +185,11 @@ pub struct Techniques {
     /// A selective pass's late moves first searched at a narrower cut
     /// (else at the pass's; `deep::LATE_MOVES`).
     pub late_cut: bool,
+    /// A selective pass stores a node's bounds at the level its search
+    /// holds to: proven if it met no cut and no selective bound, else the
+    /// widest cut that would have made the same cuts (else at the pass's
+    /// level), so that wider passes and the exact solve trust them.
+    pub proven_subtrees: bool,
 }
 
 impl Default for Techniques {
@@ -201,6 +206,7 @@ impl Default for Techniques {
             hand_down: true,
             sorted_cut: true,
             late_cut: true,
+            proven_subtrees: true,
         }
     }
 }
@@ -288,6 +294,11 @@ pub struct Solver {
     /// solve from `deep::LATE_ROOT_EMPTIES`, passes up to
     /// `deep::LATE_MAX_CUT`).
     late: bool,
+    /// The level up to which the current node's search holds
+    /// ([`table::EXACT_LEVEL`] if it met no cut and no selective bound):
+    /// the lowest of its cuts' reaches and of the levels of the table's
+    /// bounds it used.
+    valid: u8,
     /// A solve gives up after about this many nodes, like at its deadline
     /// (checked with the clock, every [`NODES_PER_CLOCK_CHECK`] nodes).
     node_limit: u64,
@@ -319,6 +330,7 @@ impl Solver {
             sorted_rules: [probcut::CutRule::default(); 61],
             narrow: false,
             late: false,
+            valid: table::EXACT_LEVEL,
             node_limit: u64::MAX,
         }
     }

@@ -144,6 +144,16 @@ fn rules_at(cut: i32, depth: fn(u32) -> u32) -> [CutRule; 61] {
 /// A shallow value not known yet ([`probcut_bound`]'s `known`).
 pub const UNKNOWN: i32 = i32::MIN;
 
+/// A probcut's result: the bound it returns, and how far beyond the
+/// window the estimate lay, in hundredths of the rule's margin (at least
+/// 100; a lower bound of it when the shallow search was windowed). A pass
+/// at that many hundredths of the rule's cut would still cut here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbCut {
+    pub bound: i32,
+    pub reach_pct: i32,
+}
+
 /// Probcut: the shallow value of (p, o), corrected by the mean error,
 /// lying the rule's margin at that estimate above `beta` or below `alpha`
 /// gives that bound as the result. `known` is that shallow value when the
@@ -158,7 +168,7 @@ pub fn probcut_bound(
     beta: i32,
     rule: CutRule,
     known: i32,
-) -> Option<i32> {
+) -> Option<ProbCut> {
     // The shallow value plus the mean error estimates the exact score.
     let mean = rule.mean;
     // The margin near a draw, the narrowest.
@@ -180,10 +190,17 @@ pub fn probcut_bound(
     let estimate = value + mean;
     let far = (estimate.abs() - KNEE_DISCS * SCALE).max(0);
     let margin = rule.margin * (rule.close_pct + rule.far_pct * far / SCALE) / 100;
+    let reach = |excess: i32| excess * 100 / margin.max(1);
     if estimate >= beta * SCALE + margin && beta < 64 {
-        Some(beta)
+        Some(ProbCut {
+            bound: beta,
+            reach_pct: reach(estimate - beta * SCALE),
+        })
     } else if estimate <= alpha * SCALE - margin && alpha > -64 {
-        Some(alpha)
+        Some(ProbCut {
+            bound: alpha,
+            reach_pct: reach(alpha * SCALE - estimate),
+        })
     } else {
         None
     }
@@ -259,7 +276,14 @@ mod tests {
                         let alpha = (centre + rng.below(41) as i32 - 20).clamp(-64, 63);
                         let beta = (alpha + 1 + rng.below(4) as i32).min(64);
                         let alone = probcut_bound(p, o, alpha, beta, rule, UNKNOWN);
-                        assert_eq!(probcut_bound(p, o, alpha, beta, rule, known), alone, "{b}");
+                        let with = probcut_bound(p, o, alpha, beta, rule, known);
+                        assert_eq!(with.map(|c| c.bound), alone.map(|c| c.bound), "{b}");
+                        // The windowed search's reach is a lower bound of
+                        // the exact value's, and both reach the margin.
+                        if let (Some(with), Some(alone)) = (with, alone) {
+                            assert!(100 <= alone.reach_pct, "{b} {alone:?}");
+                            assert!(alone.reach_pct <= with.reach_pct, "{b} {alone:?} {with:?}");
+                        }
                         checked[usize::from(alone.is_some())] += 1;
                     }
                 }

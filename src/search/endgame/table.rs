@@ -15,9 +15,12 @@ pub struct Slot {
     empties: u8,
     /// The solve that wrote it; entries of older solves are replaced first.
     date: u8,
-    /// How far the bounds can be trusted: [`EXACT_LEVEL`] if proven, else
-    /// the [`level`] of the selective solve that found them, with
-    /// [`LATE_FLAG`] if that solve searched late moves at a narrower cut. A
+    /// How far the bounds can be trusted: [`EXACT_LEVEL`] if proven (also
+    /// by a selective solve whose search of the node met no cut and no
+    /// selective bound), else the [`level`] of the widest cut that would
+    /// have made the same cuts (at least the solve's own), or the solve's
+    /// level with [`LATE_FLAG`] if it searched late moves at a narrower
+    /// cut and its search of the node was held below that level. A
     /// search uses the bounds of slots at its own level or above (a solve
     /// without late moves, only unflagged ones), and only the move of the
     /// others. A slot takes the bounds of a higher level, or of a solve of
@@ -140,6 +143,17 @@ impl Table {
         let first = Slot::unpack(&bucket[0]);
         let victim = usize::from(first.date == date && first.empties > empties);
         bucket[victim] = fresh.pack();
+    }
+}
+
+#[cfg(test)]
+impl Table {
+    /// Every filled slot, with its position (player, opponent).
+    pub fn entries(&self) -> impl Iterator<Item = (u64, u64, Slot)> + '_ {
+        self.words
+            .iter()
+            .filter(|w| w[0] | w[1] != 0)
+            .map(|w| (w[0], w[1], Slot::unpack(w)))
     }
 }
 
