@@ -422,13 +422,12 @@ impl Solver {
                 let (lower, upper) = if !self.trusts(s.level, level) {
                     (-64, 64)
                 } else {
-                    (i32::from(s.lower), i32::from(s.upper))
+                    let bounds = (i32::from(s.lower), i32::from(s.upper));
+                    if bounds.0 > alpha || bounds.1 < beta {
+                        self.rest_on(s.level);
+                    }
+                    bounds
                 };
-                // Selective bounds that narrow the window hold this
-                // node's result to their level.
-                if s.level != EXACT_LEVEL && (lower > alpha || upper < beta) {
-                    self.valid = self.valid.min(s.level & !LATE_FLAG);
-                }
                 if lower >= beta || lower == upper {
                     return lower;
                 }
@@ -464,9 +463,7 @@ impl Solver {
                 let (np, no) = (o ^ c.flips, p ^ c.flips ^ 1u64 << c.square);
                 if let Some(s) = self.table.probe(np, no) {
                     if self.trusts(s.level, level) && -i32::from(s.upper) >= beta {
-                        if s.level != EXACT_LEVEL {
-                            self.valid = self.valid.min(s.level & !LATE_FLAG);
-                        }
+                        self.rest_on(s.level);
                         return -i32::from(s.upper);
                     }
                 }
@@ -489,9 +486,10 @@ impl Solver {
             } else {
                 (-64, best)
             };
-            // A search that met no selective result proved its bounds; a
-            // pass without late moves knows how wide a cut its own would
-            // hold to.
+            // A search that met no selective result proved its bounds;
+            // else they hold up to the widest cut that would have made the
+            // same cuts, unless a late pass's search was held below its
+            // own level (flagged, as all its bounds were before).
             let level = if !t.proven_subtrees {
                 level | self.flag()
             } else if self.valid == EXACT_LEVEL {
@@ -617,9 +615,10 @@ impl Solver {
             && cut.is_some_and(|c| c <= LATE_MAX_CUT)
     }
 
-    /// The table flag of this solve's selective bounds: a solve with late
-    /// moves at a narrower cut ([`LATE_MOVES`]) marks them with [`LATE_FLAG`],
-    /// so that a solve without trusts none of them.
+    /// The table flag of this solve's selective bounds held below its
+    /// level: a solve with late moves at a narrower cut ([`LATE_MOVES`])
+    /// marks them with [`LATE_FLAG`], so that a solve without trusts none
+    /// of them.
     #[inline(always)]
     fn flag(&self) -> u8 {
         if self.late && self.probcut.is_some() {
@@ -644,12 +643,26 @@ impl Solver {
     }
 
     /// Holds the current node's search to the widest cut at which `cut`
-    /// would still be made ([`Solver::valid`]).
+    /// would still be made ([`Solver::valid`]): the highest level whose
+    /// every cut (up to nine more than ten times the level) is within its
+    /// reach.
     #[inline(always)]
     fn hold_to(&mut self, cut: ProbCut) {
         let pass = self.cut().unwrap_or(0);
-        let reach = level(Some(pass.saturating_mul(cut.reach_pct) / 100));
-        self.valid = self.valid.min(reach);
+        let widest = pass.saturating_mul(cut.reach_pct) / 100;
+        self.valid = self.valid.min(level(Some(widest - 9)));
+    }
+
+    /// Holds the current node's search to the level of a table entry
+    /// whose bounds it used ([`Solver::valid`]): none for proven ones; a
+    /// flagged one ([`LATE_FLAG`], held below its late pass's level) keeps
+    /// the node's bounds flagged too.
+    #[inline(always)]
+    fn rest_on(&mut self, entry: u8) {
+        if entry != EXACT_LEVEL {
+            let held = if entry & LATE_FLAG != 0 { 0 } else { entry };
+            self.valid = self.valid.min(held);
+        }
     }
 
     /// The pass's cut, narrowed in a late move's first search

@@ -17,9 +17,11 @@
 //! A selective solve ([`Solver::solve_selective`]) is the same search in
 //! which a node of [`PROBCUT_MIN_EMPTIES`] or more is cut when an evaluated
 //! shallow search lies far enough beyond the window (probcut). Its bounds
-//! go to the table marked with their cut level, so an exact solve uses
-//! only their moves: exact solves of [`ID_MIN_EMPTIES`] or more run such
-//! passes first, for the move ordering they leave behind.
+//! go to the table marked with the widest cut that would have made the
+//! same cuts, or as proven where its search cut nothing, so an exact solve
+//! uses only the proven ones and the others' moves: exact solves of
+//! [`ID_MIN_EMPTIES`] or more run such passes first, for the move ordering
+//! (and the proven bounds) they leave behind.
 //!
 //! The search allocates nothing: move lists are fixed arrays on the stack.
 //!

@@ -146,8 +146,10 @@ pub const UNKNOWN: i32 = i32::MIN;
 
 /// A probcut's result: the bound it returns, and how far beyond the
 /// window the estimate lay, in hundredths of the rule's margin (at least
-/// 100; a lower bound of it when the shallow search was windowed). A pass
-/// at that many hundredths of the rule's cut would still cut here.
+/// 100 when the margin is positive; a lower bound of it when the shallow
+/// search was windowed). A pass at that many hundredths of the rule's cut
+/// would still cut here (to the rounding of the rules' margins, a few
+/// hundredths of a disc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProbCut {
     pub bound: i32,
@@ -190,16 +192,16 @@ pub fn probcut_bound(
     let estimate = value + mean;
     let far = (estimate.abs() - KNEE_DISCS * SCALE).max(0);
     let margin = rule.margin * (rule.close_pct + rule.far_pct * far / SCALE) / 100;
-    let reach = |excess: i32| excess * 100 / margin.max(1);
+    let pct_of_margin = |excess: i32| excess * 100 / margin.max(1);
     if estimate >= beta * SCALE + margin && beta < 64 {
         Some(ProbCut {
             bound: beta,
-            reach_pct: reach(estimate - beta * SCALE),
+            reach_pct: pct_of_margin(estimate - beta * SCALE),
         })
     } else if estimate <= alpha * SCALE - margin && alpha > -64 {
         Some(ProbCut {
             bound: alpha,
-            reach_pct: reach(alpha * SCALE - estimate),
+            reach_pct: pct_of_margin(alpha * SCALE - estimate),
         })
     } else {
         None
@@ -243,6 +245,44 @@ pub fn eval_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32
 mod tests {
     use super::*;
     use crate::rng::Rng;
+
+    /// A cut's reach is the widest cut that still makes it: the rules of a
+    /// pass at that cut (one hundredth less, for the rounding of their
+    /// margins) cut the same way, those of a pass a little wider (by the
+    /// reach's rounding) do not.
+    #[test]
+    fn a_cut_is_made_up_to_its_reach_and_not_beyond() {
+        let mut rng = Rng::seed_from_u64(63);
+        let mut checked = 0;
+        for _ in 0..40 {
+            let game = crate::search::playout::random_game(&Board::start(), &mut rng);
+            for b in game.iter().filter(|b| (8..=23).contains(&b.empty_count())) {
+                let (p, o, n) = (b.player, b.opponent, b.empty_count() as usize);
+                for cut in [50, 150, 233] {
+                    let rule = cut_rules(cut)[n];
+                    let window = INF * SCALE;
+                    let known = eval_search(p, o, u32::from(rule.depth), -window, window);
+                    let centre = (known + rule.mean) / SCALE;
+                    let alpha = (centre + rng.below(41) as i32 - 20).clamp(-64, 63);
+                    let beta = alpha + 1;
+                    let Some(made) = probcut_bound(p, o, alpha, beta, rule, known) else {
+                        continue;
+                    };
+                    let widest = cut * made.reach_pct / 100;
+                    let at = |c: i32| probcut_bound(p, o, alpha, beta, cut_rules(c)[n], known);
+                    assert_eq!(
+                        at(widest - 1).map(|c| c.bound),
+                        Some(made.bound),
+                        "{b} {made:?}"
+                    );
+                    // The reach is whole hundredths, rounded down.
+                    assert_eq!(at(widest + cut / 100 + 3), None, "{b} cut {cut} {made:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
+    }
 
     /// The value a sort hands down (the full-window shallow value) gives
     /// the same decision as the cut's own windowed search, at the first

@@ -23,8 +23,8 @@ pub struct Slot {
     /// cut and its search of the node was held below that level. A
     /// search uses the bounds of slots at its own level or above (a solve
     /// without late moves, only unflagged ones), and only the move of the
-    /// others. A slot takes the bounds of a higher level, or of a solve of
-    /// the other kind.
+    /// others. A slot takes the bounds of a higher level, or of the other
+    /// kind (flagged or not).
     pub level: u8,
 }
 
@@ -161,7 +161,8 @@ impl Table {
 pub const EXACT_LEVEL: u8 = u8::MAX;
 
 /// Added to a selective level by a solve with late moves at a narrower cut
-/// (`deep::LATE_MOVES`), whose bounds a solve without does not trust.
+/// (`deep::LATE_MOVES`) where its search of a node was held below its own
+/// level: a solve without does not trust those bounds.
 pub const LATE_FLAG: u8 = 128;
 
 /// The table level of a search: [`EXACT_LEVEL`] for an exact one, else its
