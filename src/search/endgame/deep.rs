@@ -766,8 +766,8 @@ mod tests {
 
     /// The bounds a selective solve stores as proven (their search met no
     /// cut and no selective bound) are the exact score's, and it stores
-    /// many; without the technique it stores none, and only its passes'
-    /// levels. With it, other bounds also take levels above their pass's
+    /// many; without the technique it stores none. With it, many other
+    /// bounds take levels that the same solve without it never stores
     /// (the widest cut that would have made the same cuts).
     #[test]
     fn a_selective_solve_stores_proven_bounds_only_where_nothing_was_cut() {
