@@ -113,8 +113,10 @@ function field(s, name,    re) {
         later++
         if (ms > worst) worst = ms
         if (ms > 120) over120++
-        if (match(msg, /[0-9]+(ms)?$/)) {
-            own = substr(msg, RSTART, RLENGTH) + 0
+        # The last word of the MSG, when unsigned, is the time of the
+        # turn in milliseconds (a signed one is the score: no time fitted).
+        if (match(msg, / [0-9]+(ms)?$/)) {
+            own = substr(msg, RSTART + 1, RLENGTH - 1) + 0
             if (own - budget > own_over) own_over = own - budget
             if (ms - own > outside) outside = ms - own
         }

@@ -18,8 +18,9 @@ pub const MSG_MAX_CHARS: usize = 12;
 /// what was searched, the score, then the milliseconds, for example
 /// `d9 +4 31ms` (`s9 +4 31ms` when selective), `e18 =+6 90ms` (exact),
 /// `e21~95 +6 40` (selective to the end, the pass at 95% confidence) or
-/// `12kp 55%` (playouts). When that is too long the `ms` goes, then the end
-/// of the time: the score always shows.
+/// `12kp 55%` (playouts). When that is too long the `ms` goes, then the
+/// whole time: the score always shows, and a time never shows cut (a
+/// cut `128` reads as `12`).
 pub fn message(r: &SearchResult) -> String {
     let ms = r.elapsed.as_millis();
     let d = r.depth;
@@ -39,7 +40,11 @@ pub fn message(r: &SearchResult) -> String {
     if full.chars().count() <= MSG_MAX_CHARS {
         return full;
     }
-    format!("{head} {ms}").chars().take(MSG_MAX_CHARS).collect()
+    let bare = format!("{head} {ms}");
+    if bare.chars().count() <= MSG_MAX_CHARS {
+        return bare;
+    }
+    head.chars().take(MSG_MAX_CHARS).collect()
 }
 
 /// `12345` -> `12k`, `2500000` -> `2.5M`: counts that fit a short MSG.
@@ -392,7 +397,8 @@ mod tests {
             (Score::Selective(-12.0), 14, 1000, "s14 -12 1000"),
             (Score::Selective(3.4), 9, 7, "s9 +3 7ms"),
             (Score::Exact(18), 14, 60, "e14 =+18 60"),
-            (Score::Exact(-64), 20, 1999, "e20 =-64 199"),
+            (Score::Exact(-64), 20, 1999, "e20 =-64"),
+            (Score::Probable { score: 0, cut: 200 }, 22, 128, "e22~95 +0"),
             (
                 Score::Probable { score: 6, cut: 200 },
                 19,
@@ -420,6 +426,43 @@ mod tests {
             assert_eq!(text, expected, "{score:?}");
             assert!(text.chars().count() <= MSG_MAX_CHARS);
         }
+    }
+
+    /// A message's time, when it shows, is the whole time: its last word,
+    /// unsigned, is the milliseconds (with or without `ms`).
+    #[test]
+    fn a_time_shows_whole_or_not_at_all() {
+        let scores = [
+            Score::Estimate(-63.0),
+            Score::Selective(5.0),
+            Score::Exact(-12),
+            Score::Probable {
+                score: 10,
+                cut: 280,
+            },
+            Score::Probable {
+                score: -3,
+                cut: 110,
+            },
+        ];
+        let mut cut = 0;
+        for score in scores {
+            for depth in [5, 19, 22] {
+                for ms in [0, 7, 99, 128, 135, 1000, 1999] {
+                    let text = message(&result(score, depth, ms));
+                    assert!(text.chars().count() <= MSG_MAX_CHARS, "{text}");
+                    let last = text.rsplit(' ').next().unwrap_or("");
+                    let time = last.strip_suffix("ms").unwrap_or(last);
+                    if time.bytes().all(|b| b.is_ascii_digit()) {
+                        assert_eq!(time, ms.to_string(), "{text}");
+                    } else {
+                        cut += 1;
+                    }
+                }
+            }
+        }
+        // Some were too long for their time.
+        assert!(cut > 5, "{cut}");
     }
 
     #[test]

@@ -815,9 +815,11 @@ impl Strategy for AlphaBeta {
         }
         self.deadline = start;
         let (best, score, depth) = self.iterate(board, moves, limits.depth);
-        let result = self.midgame_result(best, score, depth, &limits.deadline);
+        let mut result = self.midgame_result(best, score, depth, &limits.deadline);
         if !fixed_depth && board.empty_count() == WARM_EMPTIES {
             self.warm(board, moves, &limits.deadline);
+            // The turn's time, warming included, as the MSG shows it.
+            result.elapsed = limits.deadline.elapsed();
         }
         result
     }
