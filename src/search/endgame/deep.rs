@@ -764,6 +764,22 @@ mod tests {
         assert!(checked > 1000, "{checked}");
     }
 
+    /// Checks a slot's proven bounds against `exact`'s solve of its
+    /// position (stored positions have a move).
+    fn assert_proven(exact: &mut Solver, p: u64, o: u64, slot: Slot) {
+        let b = Board::new(p, o);
+        let score = exact
+            .solve(&b, b.moves(), false)
+            .expect("no deadline")
+            .score;
+        assert!(
+            i32::from(slot.lower) <= score && score <= i32::from(slot.upper),
+            "{b}: proven {}..={}, exact {score}",
+            slot.lower,
+            slot.upper
+        );
+    }
+
     /// The bounds a selective solve stores as proven (their search met no
     /// cut and no selective bound) are the exact score's, and it stores
     /// many; without the technique it stores none. With it, many other
@@ -801,18 +817,7 @@ mod tests {
                         continue;
                     }
                     assert!(on, "{board} cut {cut}: proven bounds without the technique");
-                    // Only positions with a move are stored.
-                    let b = Board::new(p, o);
-                    let score = exact
-                        .solve(&b, b.moves(), false)
-                        .expect("no deadline")
-                        .score;
-                    assert!(
-                        i32::from(slot.lower) <= score && score <= i32::from(slot.upper),
-                        "{b}: proven {}..={} in a solve at {cut}, exact {score}",
-                        slot.lower,
-                        slot.upper
-                    );
+                    assert_proven(&mut exact, p, o, slot);
                     proven += 1;
                 }
             }
@@ -862,21 +867,10 @@ mod tests {
                 .solve_selective(board, board.moves(), 200)
                 .expect("no deadline");
             for (p, o, slot) in solver.table.entries() {
-                if slot.level != EXACT_LEVEL {
-                    continue;
+                if slot.level == EXACT_LEVEL {
+                    assert_proven(&mut exact, p, o, slot);
+                    checked[game % 2] += 1;
                 }
-                let b = Board::new(p, o);
-                let score = exact
-                    .solve(&b, b.moves(), false)
-                    .expect("no deadline")
-                    .score;
-                assert!(
-                    i32::from(slot.lower) <= score && score <= i32::from(slot.upper),
-                    "{b}: proven {}..={}, exact {score}",
-                    slot.lower,
-                    slot.upper
-                );
-                checked[game % 2] += 1;
             }
         }
         assert!(checked.iter().all(|&c| c > 20), "{checked:?}");
