@@ -51,9 +51,9 @@ pub fn kill_all() {
 pub enum Reply {
     /// An answer line (without its line end) and the time it took.
     Line(String, Duration),
-    /// No answer within the limit; `Some(late)` if one came during
+    /// No answer within the limit; `Some((late, line))` if one came during
     /// [`LATE_ANSWER_GRACE`] after the limit, `late` past the limit.
-    Timeout(Option<Duration>),
+    Timeout(Option<(Duration, String)>),
     /// The bot closed a pipe without answering: its input (`input: true`,
     /// the turn could not be written) or its output.
     Closed {
@@ -171,13 +171,13 @@ impl Bot {
                 if took <= limit {
                     Reply::Line(line, took)
                 } else {
-                    Reply::Timeout(Some(late(at)))
+                    Reply::Timeout(Some((late(at), line)))
                 }
             }
             Err(RecvTimeoutError::Disconnected) => Reply::Closed { input: false },
             Err(RecvTimeoutError::Timeout) => {
                 let answer = self.lines.recv_timeout(LATE_ANSWER_GRACE).ok();
-                Reply::Timeout(answer.map(|(at, _)| late(at)))
+                Reply::Timeout(answer.map(|(at, line)| (late(at), line)))
             }
         }
     }

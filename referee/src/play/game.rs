@@ -226,6 +226,9 @@ pub fn play(
     record
 }
 
+/// How much of a late answer a timeout's detail quotes (characters).
+const LATE_LINE_CHARS: usize = 80;
+
 /// Turns a reply into a legal move (and whether it asked for EXPERT mode),
 /// or the fault it is. The returned records carry p1 as a placeholder
 /// side; the caller sets the real one.
@@ -271,14 +274,18 @@ fn judge(
             ))
         }
         Reply::Timeout(late) => Err(Fault {
-            overrun_ms: late.map(millis),
+            overrun_ms: late.as_ref().map(|(d, _)| millis(*d)),
             ..fault(
                 FaultKind::Timeout,
                 match late {
-                    Some(d) => format!(
-                        "answered {:.1} ms after the {} ms limit",
+                    // The late line is kept: its MSG often carries the
+                    // bot's own clock, which tells a bot that overran its
+                    // budget from one that was kept waiting.
+                    Some((d, line)) => format!(
+                        "answered {:.1} ms after the {} ms limit (the answer was {:?})",
                         d.as_secs_f64() * 1e3,
-                        limit.as_millis()
+                        limit.as_millis(),
+                        line.chars().take(LATE_LINE_CHARS).collect::<String>()
                     ),
                     None => format!(
                         "no answer within {} ms (nor {} ms after)",

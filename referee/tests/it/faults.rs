@@ -129,6 +129,13 @@ fn a_slow_answer_loses_with_its_overrun() {
         // The bot sleeps 300 ms against a 150 ms limit: about 150 ms late.
         let overrun = g["fault"]["overrun_ms"].as_f64().expect("overrun measured");
         assert!((100.0..500.0).contains(&overrun), "overrun {overrun}");
+        // The late answer is quoted, MSG and all.
+        let detail = g["fault"]["detail"].as_str().unwrap();
+        assert!(
+            detail.contains("ms after the 150 ms limit (the answer was \"")
+                && detail.ends_with(" MSG slept 300ms\")"),
+            "{detail}"
+        );
         // It answered its first turn in time: exactly one move per game.
         let moves = g["moves"].as_array().unwrap();
         assert_eq!(moves.iter().filter(|m| m["by"] == "p1").count(), 1);
