@@ -18,8 +18,10 @@
 # The referee keeps its defaults: CodinGame's limits (150 ms a later turn,
 # 2000 ms the first), concurrency = the number of cores, random 6-ply
 # openings. Nothing is asserted: the figures are printed, to be recorded
-# (docs/referee.md, "The loaded-machine stress run"). The burners are killed
-# on every exit path. Builds first, so that no build runs beside the match.
+# (docs/search.md, "Under load"), each timeout on its own line with the
+# bot's own time when its late answer's MSG gives one. The burners are
+# killed on every exit path. Builds first, so that no build runs beside the
+# match.
 set -euo pipefail
 
 usage() {
@@ -125,10 +127,21 @@ function field(s, name,    re) {
         timeouts++
         o = field($0, "overrun_ms")
         if (o != "" && 150 + o > worst) worst = 150 + o
+        # The referee quotes a late answer; the time at the end of its MSG
+        # tells an overrun of the bot from a wait outside its clock.
+        own = "no late answer quoted"
+        if (match($0, /the answer was \\"[^"\\]*\\"/)) {
+            late = substr($0, RSTART + 17, RLENGTH - 19)
+            own = "no time in its MSG"
+            if (match(late, / [0-9]+(ms)?$/)) own = "its own clock " (substr(late, RSTART + 1, RLENGTH - 1) + 0) " ms"
+        }
+        if (o == "") o = "?"; else o = sprintf("%.1f", o)
+        detail = detail sprintf("  timeout in game %s: %s ms after the limit; %s\n", field($0, "game"), o, own)
     }
 }
 END {
     printf "moves %d (later turns %d); timeouts %d\n", moves, later, timeouts
+    printf "%s", detail
     printf "worst later reply %.1f ms (referee clock); replies over 120 ms: %d\n", worst, over120
     printf "worst first turn %.1f ms\n", first
     printf "worst overrun of the bot'"'"'s own %d ms budget: %d ms (its MSG)\n", budget, own_over
