@@ -236,7 +236,7 @@ mod tests {
     fn waiting_for_a_cpu_cuts_the_budget_beyond_the_free_share() {
         let mut guard = LagGuard::default();
         guard.record(ms(100), ms(90), Some(ms(30)));
-        assert_eq!(guard.budget_ms(100), 100, "a third of the turn waiting is free");
+        assert_eq!(guard.budget_ms(100), 100, "a third waiting is free");
         let mut guard = LagGuard::default();
         guard.record(ms(100), ms(80), Some(ms(60)));
         // Three quarters: (0.75 - 0.35) / 0.65 of the 60 ms cut.
