@@ -4,7 +4,9 @@
 //! of that side, as the protocol and the referee need. Passes are applied
 //! automatically, as on CodinGame: a side with no legal move is skipped.
 
+#[cfg(not(cargo_equip))]
 use crate::board::{Board, Move};
+#[cfg(not(cargo_equip))]
 use crate::square::Square;
 use core::fmt;
 

@@ -12,6 +12,7 @@
 //! measured no faster than this code compiled with avx2 (perft 12 user time
 //! 2.89-2.95 s against 2.86-3.02 s), so there is none.
 
+#[cfg(not(cargo_equip))]
 use crate::dispatch::{fast_fn, Isa};
 
 /// Square-index steps of the 8 directions, and whether the step goes toward

@@ -259,7 +259,7 @@ mod tests {
                     assert!(
                         (entry as f32 - v * SCALE as f32).abs() <= 1.0,
                         "{} index {t} anchor {a}: {entry} vs {v}",
-                        p.name
+                        crate::eval::shape::PATTERN_NAMES[k]
                     );
                 }
             }
