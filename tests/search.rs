@@ -175,6 +175,29 @@ fn create_honours_the_full_width_setting() {
     );
 }
 
+/// `Config::progress` shows the search's best move as it goes (the bot's
+/// watchdog answers with it when the machine holds the search): after an
+/// iterative deepening it shows the move played.
+#[test]
+fn the_search_shows_the_move_it_plays() {
+    use othello::search::Progress;
+    use std::sync::atomic::AtomicU8;
+    static CELL: AtomicU8 = AtomicU8::new(64);
+    let progress = Progress(Some(&CELL));
+    let config = Config {
+        progress,
+        ..Config::default()
+    };
+    let mut s = create("alphabeta", &config).unwrap();
+    let mut shown = std::collections::HashSet::new();
+    for board in random_positions(17, 8, 24) {
+        let r = s.choose(&board, board.moves(), &Limits::depth(7));
+        assert_eq!(progress.best(), Some(r.best), "{board}");
+        shown.insert(r.best);
+    }
+    assert!(shown.len() > 1);
+}
+
 /// The only legal move is played without a deep search.
 #[test]
 fn the_only_move_costs_no_search() {

@@ -8,7 +8,7 @@
 use super::endgame::{Solution, Solver};
 use super::mpc;
 use super::tt::{Bound, Entry, Table, DEFAULT_BITS};
-use super::{Limits, Score, SearchResult, Strategy};
+use super::{Limits, Progress, Score, SearchResult, Strategy};
 use crate::bitboard::Bitboard;
 use crate::board::{Board, MAX_MOVES};
 use crate::dispatch::{fast_fn, Isa};
@@ -181,6 +181,8 @@ pub struct AlphaBeta {
     selective: bool,
     /// Made on first use, kept between moves (its table stays valid).
     solver: Option<Solver>,
+    /// Where each finished iteration or playable pass shows its move.
+    progress: Progress,
 }
 
 impl AlphaBeta {
@@ -203,6 +205,7 @@ impl AlphaBeta {
             fixed_depth_solves: false,
             selective: true,
             solver: None,
+            progress: Progress::default(),
         }
     }
 
@@ -211,6 +214,7 @@ impl AlphaBeta {
     pub fn from_config(config: &super::Config) -> AlphaBeta {
         let mut search = AlphaBeta::new(crate::eval::Evaluator::new(config.eval, config.seed));
         search.set_selective(config.selective);
+        search.progress = config.progress;
         if let Some(n) = config.exact {
             search.set_exact_empties(n);
             search.set_fixed_depth_solves(true);
@@ -685,8 +689,12 @@ impl AlphaBeta {
         let schedule = &schedule[..=passes];
         let first = Deadline::new(start.start(), start.budget().mul_f64(FIRST_PASS_SHARE));
         let rest = Deadline::new(start.start(), start.budget().mul_f64(SOLVE_SHARE));
+        let progress = self.progress;
         let solver = self.solver();
         let solution = solver.run_passes_while(board, moves, false, schedule, &mut |done| {
+            if let Some(pass) = done.last().filter(|p| playable(p.cut)) {
+                progress.publish(pass.best);
+            }
             Some(if done.iter().any(|p| playable(p.cut)) {
                 rest
             } else {
@@ -777,6 +785,7 @@ impl AlphaBeta {
             let Some((best, score, finished)) = self.root(board, &root_moves, depth) else {
                 break;
             };
+            self.progress.publish(best);
             if !finished {
                 // A later move beat the previous best before the deadline.
                 result = (best, score, depth - 1);

@@ -8,6 +8,7 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::square::Square;
 use crate::time::Deadline;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Duration;
 
 pub mod alphabeta;
@@ -140,6 +141,26 @@ pub trait Strategy {
     fn choose(&mut self, board: &Board, moves: Bitboard, limits: &Limits) -> SearchResult;
 }
 
+/// Where a search shows the best move it has so far (a square's index),
+/// for a thread that may answer in its place when the machine holds it
+/// past its time (the bot's watchdog). Nothing by default.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Progress(pub Option<&'static AtomicU8>);
+
+impl Progress {
+    /// Shows `best` as the move to play so far.
+    pub fn publish(self, best: Square) {
+        if let Some(cell) = self.0 {
+            cell.store(best.index() as u8, Ordering::Relaxed);
+        }
+    }
+
+    /// The move shown last, if progress is shown at all.
+    pub fn best(self) -> Option<Square> {
+        self.0.map(|cell| Square::new(cell.load(Ordering::Relaxed)))
+    }
+}
+
 /// Settings shared by the strategies that [`create`] builds.
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
@@ -163,6 +184,8 @@ pub struct Config {
     pub c: f64,
     /// `nmc`: the nesting level (`--level`).
     pub level: u32,
+    /// `alphabeta`: where it shows its best move so far.
+    pub progress: Progress,
 }
 
 impl Default for Config {
@@ -176,6 +199,7 @@ impl Default for Config {
             playout_depth: None,
             c: MCTS_DEFAULT_C,
             level: NMC_DEFAULT_LEVEL,
+            progress: Progress::default(),
         }
     }
 }
@@ -200,8 +224,8 @@ pub const STRATEGY_NAMES: &[&str] = &["alphabeta"];
 
 /// Builds the strategy called `name`, or `None` for an unknown name.
 pub fn create(name: &str, config: &Config) -> Option<Box<dyn Strategy>> {
-    use crate::eval::Evaluator;
-    let eval = Evaluator::new(config.eval, config.seed);
+    #[cfg(not(cargo_equip))]
+    let eval = crate::eval::Evaluator::new(config.eval, config.seed);
     Some(match name {
         "alphabeta" => Box::new(alphabeta::AlphaBeta::from_config(config)),
         #[cfg(not(cargo_equip))]

@@ -176,6 +176,7 @@ impl BotOptions {
             playout_depth: self.playout_depth,
             c: self.c,
             level: self.level,
+            progress: search::Progress::default(),
         }
     }
 }

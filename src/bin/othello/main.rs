@@ -5,6 +5,7 @@
 
 mod cli;
 mod input;
+mod watchdog;
 // The submission leaves the tools out: `bundle finish` drops items under
 // `#[cfg(not(cargo_equip))]` here and keeps those under `#[cfg(cargo_equip)]`
 // (docs/bundle.md), as cargo-equip does in the library.
@@ -32,7 +33,9 @@ use othello::time::{turn_budget_ms, LagGuard, FIRST_TURN_BUDGET_MS};
 use othello::Bitboard;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicU8;
 use std::time::{Duration, Instant};
+use watchdog::Watchdog;
 
 /// Exit status for malformed input or bad arguments.
 const EXIT_USAGE: u8 = 2;
@@ -62,7 +65,13 @@ fn main() -> ExitCode {
 /// Plays the CodinGame protocol until the input ends.
 fn run_bot(options: &BotOptions) -> ExitCode {
     let seed = options.seed();
-    let config = options.config();
+    // The search's best move so far, for the watchdog.
+    static BEST: AtomicU8 = AtomicU8::new(0);
+    let progress = search::Progress(Some(&BEST));
+    let config = search::Config {
+        progress,
+        ..options.config()
+    };
     let Some(mut strategy) = search::create(&options.strategy, &config) else {
         eprintln!("othello: unknown strategy {:?}", options.strategy);
         return ExitCode::from(EXIT_USAGE);
@@ -70,8 +79,7 @@ fn run_bot(options: &BotOptions) -> ExitCode {
 
     let stdin = io::stdin();
     let mut lines = Lines::new(CheckedLines::new(stdin.lock()));
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut watchdog = Watchdog::new(write_line, progress);
 
     // No input at all is not an error: there was no game.
     let Some(first) = next_nonblank(&mut lines) else {
@@ -125,6 +133,12 @@ fn run_bot(options: &BotOptions) -> ExitCode {
             eprintln!("othello: {warning}");
         }
         let candidates = turn.action_set() & turn.board.moves().0;
+        let first = Bitboard(candidates)
+            .squares()
+            .next()
+            .unwrap_or(turn.actions[0]);
+        let timed = !limits.deadline.is_unlimited();
+        watchdog.begin(start, timed.then(|| limits.deadline.budget()), first);
         let answer = if candidates == 0 {
             // The board and the list disagree entirely: trust the list.
             format!("{} MSG desync", turn.actions[0])
@@ -144,7 +158,7 @@ fn run_bot(options: &BotOptions) -> ExitCode {
             };
             format!("{} MSG {}", result.best, protocol::message(&result))
         };
-        if writeln!(out, "{answer}").and_then(|_| out.flush()).is_err() {
+        if watchdog.answer(&answer).is_err() {
             // The referee closed our output: nothing left to do.
             return ExitCode::SUCCESS;
         }
@@ -153,6 +167,13 @@ fn run_bot(options: &BotOptions) -> ExitCode {
             .map(|(b, a)| b.saturating_sub(a));
         lag.record(Duration::from_millis(budget_ms), start.elapsed(), waited);
     }
+}
+
+/// Writes an answer to the referee.
+fn write_line(line: &str) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    writeln!(out, "{line}")?;
+    out.flush()
 }
 
 /// How long this process has waited, runnable, for a CPU (Linux's
