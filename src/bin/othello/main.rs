@@ -137,8 +137,7 @@ fn run_bot(options: &BotOptions) -> ExitCode {
             .squares()
             .next()
             .unwrap_or(turn.actions[0]);
-        let timed = !limits.deadline.is_unlimited();
-        watchdog.begin(start, timed.then(|| limits.deadline.budget()), first);
+        watchdog.begin(&limits.deadline, first);
         let answer = if candidates == 0 {
             // The board and the list disagree entirely: trust the list.
             format!("{} MSG desync", turn.actions[0])

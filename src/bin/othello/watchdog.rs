@@ -11,6 +11,7 @@
 //! has shown ([`Progress`]). Exactly one of the two answers each turn.
 
 use othello::search::Progress;
+use othello::time::Deadline;
 use othello::Square;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -44,16 +45,17 @@ impl Watchdog {
         }
     }
 
-    /// A new turn, begun at `start`, whose search stops at `budget`
-    /// (`None`: no time limit, no watch), its best move so far `first`.
-    /// Without a thread for its watch (the system refused one) the search
-    /// alone answers.
-    pub fn begin(&mut self, start: Instant, budget: Option<Duration>, first: Square) {
+    /// A new turn, whose search stops at `deadline`'s hard limit (an
+    /// unlimited one: no watch), its best move so far `first`. Without a
+    /// thread for its watch (the system refused one) the search alone
+    /// answers.
+    pub fn begin(&mut self, deadline: &Deadline, first: Square) {
         self.progress.publish(first);
         let answered = Arc::new(AtomicBool::new(false));
         self.answered = Arc::clone(&answered);
         let (progress, write) = (self.progress, self.write);
-        if let Some(due) = budget.map(|b| start + b + GRACE) {
+        if !deadline.is_unlimited() {
+            let due = deadline.start() + deadline.budget() + GRACE;
             let _ = std::thread::Builder::new().spawn(move || {
                 std::thread::sleep(due.saturating_duration_since(Instant::now()));
                 if let Some(best) = progress.best() {
@@ -105,7 +107,10 @@ mod tests {
         let progress = Progress(Some(&CELL));
         let mut watchdog = Watchdog::new(write, progress);
         let start = Instant::now();
-        watchdog.begin(start, Some(Duration::from_millis(5)), square("d3"));
+        watchdog.begin(
+            &Deadline::new(start, Duration::from_millis(5)),
+            square("d3"),
+        );
         progress.publish(square("f5"));
         // The search "held" past its budget: nobody answers here.
         let text = || OUT.lock().unwrap().clone();
@@ -118,7 +123,7 @@ mod tests {
         assert!(!watchdog.answer("c4 MSG s9 +2 160ms").unwrap());
         assert_eq!(text(), "f5 MSG w\n");
         // The next turn is the search's again.
-        watchdog.begin(Instant::now(), Some(Duration::from_secs(60)), square("e6"));
+        watchdog.begin(&Deadline::from_now_ms(60_000), square("e6"));
         assert!(watchdog.answer("e6 MSG s9 +2 100ms").unwrap());
         assert_eq!(text(), "f5 MSG w\ne6 MSG s9 +2 100ms\n");
     }
@@ -128,15 +133,11 @@ mod tests {
         output!(OUT, write);
         static CELL: AtomicU8 = AtomicU8::new(0);
         let mut watchdog = Watchdog::new(write, Progress(Some(&CELL)));
-        watchdog.begin(
-            Instant::now(),
-            Some(Duration::from_millis(200)),
-            square("d3"),
-        );
+        watchdog.begin(&Deadline::from_now_ms(200), square("d3"));
         assert!(watchdog.answer("c4 MSG s9 +2 12ms").unwrap());
         // The next turn, begun before the first one's watch wakes, is not
         // the first one's to answer.
-        watchdog.begin(Instant::now(), Some(Duration::from_secs(60)), square("e6"));
+        watchdog.begin(&Deadline::from_now_ms(60_000), square("e6"));
         std::thread::sleep(Duration::from_millis(400));
         assert_eq!(*OUT.lock().unwrap(), "c4 MSG s9 +2 12ms\n");
     }
@@ -146,9 +147,9 @@ mod tests {
         output!(OUT, write);
         static CELL: AtomicU8 = AtomicU8::new(0);
         let mut watchdog = Watchdog::new(write, Progress(Some(&CELL)));
-        watchdog.begin(Instant::now(), None, square("d3"));
+        watchdog.begin(&Deadline::unlimited(), square("d3"));
         let mut silent = Watchdog::new(write, Progress::default());
-        silent.begin(Instant::now(), Some(Duration::ZERO), square("d3"));
+        silent.begin(&Deadline::from_now_ms(0), square("d3"));
         std::thread::sleep(Duration::from_millis(100));
         assert_eq!(*OUT.lock().unwrap(), "");
         assert!(watchdog.answer("d3 MSG d30 +4 9000ms").unwrap());
