@@ -20,9 +20,10 @@ use std::time::{Duration, Instant};
 
 /// How long after its budget a turn waits for the search's own answer
 /// before the watchdog answers: the default budgets (at most 135 ms) then
-/// answer by 139 ms. A search the machine runs answers within 1 ms of its
-/// budget (docs/search.md, "Under load"; "The watchdog"). 8 ms before
-/// 2026-12-02, when a watch answered at 148.5 ms under `scripts/stress.sh`.
+/// answer by 139 ms. A search the machine runs nearly always answers
+/// within 1 ms of its budget (docs/search.md, "Under load"; "The
+/// watchdog"). 8 ms until later on 2026-12-02, when a watch answered at
+/// 148.5 ms under `scripts/stress.sh`.
 pub const GRACE: Duration = Duration::from_millis(4);
 
 /// Answers each turn once: by the search ([`Watchdog::answer`]), or by the
@@ -109,7 +110,7 @@ mod tests {
         let mut watchdog = Watchdog::new(write, progress);
         let start = Instant::now();
         watchdog.begin(
-            &Deadline::new(start, Duration::from_millis(5)),
+            &Deadline::new(start, Duration::from_millis(50)),
             square("d3"),
         );
         progress.publish(square("f5"));
@@ -119,7 +120,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(1));
         }
         assert_eq!(text(), "f5 MSG w\n");
-        assert!(start.elapsed() >= Duration::from_millis(5) + GRACE);
+        assert!(start.elapsed() >= Duration::from_millis(50) + GRACE);
         // The search's own answer, late, is not written.
         assert!(!watchdog.answer("c4 MSG s9 +2 160ms").unwrap());
         assert_eq!(text(), "f5 MSG w\n");
