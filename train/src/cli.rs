@@ -4,6 +4,7 @@
 use crate::arena::MatchConfig;
 use crate::book::BookConfig;
 use crate::corpus::CorpusConfig;
+use crate::endgame::EndgameConfig;
 use crate::gen::GenConfig;
 use crate::net::NetConfig;
 use othello::eval::EvalKind;
@@ -23,6 +24,16 @@ usage:
               train/corpus/games-seed<N>.bin, a shard's games-seed<N>-shard<I>of<N>.bin);
               an existing file is resumed; --shard I/N plays the chunk's games g
               with g % N = I - 1, and `fit` merges the shards back into the chunk
+  train endgame --from FILE[,FILE..] [--seed N] [--empties A-B] [--exact E]
+              [--children C] [--cut T] [--threads N] [--shard I/N] [--out FILE]
+              label one chunk of the strong-play endgame corpus: the positions of
+              the games (referee games files or transcripts) at A-B empties
+              (default 8-24) and those one move off them at most C empties
+              (default 20), each once; exact labels up to E empties (default
+              22), a selective solve at cut T above (default 280, the bot's 99%
+              pass); the seed draws the held-out games (one in 20); out
+              (default train/endgame/chunk-seed<N>.bin, a shard's
+              chunk-seed<N>-shard<I>of<N>.bin) is resumed; `fit --data` reads it
   train gen   --out FILE [--games N] [--threads N] [--seed N] [--depth N] [--exact N]
               [--epsilon X] [--plies A-B] [--eval NAME] [--shard I/N]
               (NAME: the self-play search's evaluation)
@@ -71,7 +82,9 @@ usage:
               [--threads N] [--out FILE]   the transition bench: up to N positions
               (default 40) per count of A-B empties (default 20-26) drawn from the
               games (referee games files or transcripts), every legal move solved
-              exactly (default out: tests/data/transition.txt; resumes it)
+              exactly (default out: tests/data/transition.txt; resumes it);
+              an endgame chunk in FILE gives its --part's games (held-out: a
+              bench of games the fit never saw)
   train midgame --from FILE[,FILE..] [--per-empties N] [--empties A-B] [--seed S]
               [--out FILE]   the midgame bench: up to N positions (default 16) per
               count of A-B empties (default 30-48) drawn as transition draws them,
@@ -85,10 +98,18 @@ usage:
               file's positions with their exact scores kept and the shallow values
               searched again with the compiled evaluation, written to FILE and fitted
               into --out (required with --revalue)
+              FILE may also be endgame chunks (`train endgame`): then their
+              exactly labelled positions of --part training (default),
+              held-out or all games, at most --per-empties N of each count
+              (seeded), are searched to the shallow depths, nothing solved
   train probcut --check FILE[,FILE..] [--empties A-B] [--per-empties N] [--seed S]
               [--threads N]   whether the passes' cut decisions hold as often as
               they claim, on positions of held-out games, each decision solved
               exactly
+  train repack [--bits N] [--data FILE[,FILE..]] [--out FILE]   the compiled networks
+              quantized again to N magnitude bits per layer (default 8): their
+              packed characters and held-out error by empties (default data: the
+              committed corpus); --out writes them as a weights file
   train decode-time           time to decode the compiled weights
   train bench [--depth N] [--evals A,B]   othello's bench with evaluations A and B
   train --help, train COMMAND --help (or -h)   this text
@@ -107,6 +128,7 @@ const DEFAULT_BITS: u32 = 8;
 pub struct Options {
     pub gen: GenConfig,
     pub corpus: CorpusConfig,
+    pub endgame: EndgameConfig,
     pub fit: NetConfig,
     /// `--bits`: magnitude bits of the quantized network parameters.
     pub bits: u32,
@@ -125,6 +147,8 @@ pub struct Options {
     pub transition: TransitionConfig,
     /// `features --by-empties N`: the error by empties, labels within N.
     pub by_empties: Option<i32>,
+    /// `--part`: which games of endgame chunks (`probcut`, `endgame`).
+    pub endgame_part: crate::command::probcut::Part,
 }
 
 /// Parses the arguments after the program name: the command's name and
@@ -138,6 +162,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
     let mut o = Options {
         gen: GenConfig::default(),
         corpus: CorpusConfig::default(),
+        endgame: EndgameConfig::default(),
         fit: NetConfig::default(),
         bits: DEFAULT_BITS,
         data: Vec::new(),
@@ -160,6 +185,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         openings: OpeningsConfig::default(),
         transition: TransitionConfig::default(),
         by_empties: None,
+        endgame_part: crate::command::probcut::Part::Training,
     };
     // `train --help`, and `--help` (or `-h`) after a command: the command
     // [`HELP`], with the default options.
@@ -206,10 +232,12 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                     o.arena.threads = o.gen.threads;
                     o.book.threads = o.gen.threads;
                     o.fit.threads = o.gen.threads;
+                    o.endgame.threads = o.gen.threads;
                 }
                 "--seed" => {
                     o.gen.seed = num(value)?;
                     o.corpus.seed = o.gen.seed;
+                    o.endgame.seed = o.gen.seed;
                     o.fit.seed = o.gen.seed;
                     o.arena.seed = o.gen.seed;
                 }
@@ -224,6 +252,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                     o.gen.exact_empties = num(value)?.min(60) as u32;
                     o.corpus.exact_empties = o.gen.exact_empties;
                     o.book.exact = o.gen.exact_empties;
+                    o.endgame.exact = o.gen.exact_empties;
                 }
                 "--epsilon" => {
                     o.gen.epsilon = value
@@ -300,6 +329,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                     let shard = Shard::parse(value).map_err(|e| format!("--shard: {e}"))?;
                     o.gen.shard = Some(shard);
                     o.corpus.shard = Some(shard);
+                    o.endgame.shard = Some(shard);
                 }
                 "--out" => o.out = Some(PathBuf::from(value)),
                 "--minutes" => o.book.minutes = float(value)?,
@@ -316,7 +346,27 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                 "--from" => o.transition.from = value.split(',').map(PathBuf::from).collect(),
                 "--check" => o.transition.check = value.split(',').map(PathBuf::from).collect(),
                 "--per-empties" => o.transition.per_empties = num(value)?.max(1) as usize,
-                "--empties" => o.transition.empties = range(value)?,
+                "--empties" => {
+                    o.transition.empties = range(value)?;
+                    o.endgame.empties = o.transition.empties;
+                }
+                "--part" => {
+                    o.endgame_part =
+                        crate::command::probcut::Part::parse(value).ok_or_else(|| {
+                            format!("--part: expected training, held-out or all, found {value:?}")
+                        })?
+                }
+                "--children" => o.endgame.children = num(value)?.min(60) as u32,
+                "--cut" => {
+                    let cut = num(value)?;
+                    if cut == 0 || cut > 2550 || cut % 10 != 0 {
+                        return Err(format!(
+                            "--cut: expected a multiple of 10 in 10..2550 (hundredths of a \
+                             deviation), found {value:?}"
+                        ));
+                    }
+                    o.endgame.cut = cut as i32;
+                }
                 "--count" => o.openings.count = num(value)? as usize,
                 "--within" => o.openings.within = float(value)?,
                 "--positions" => o.positions = num(value)?.max(1) as usize,

@@ -298,6 +298,7 @@ pub fn samples(games: &[Game], first_game: u32) -> Vec<Sample> {
                 board,
                 label,
                 game: first_game + g as u32,
+                held_out: None,
             });
             board = board.play(sq);
         }

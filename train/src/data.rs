@@ -2,7 +2,7 @@
 //! shards, `train gen` files and their shards) as one list of samples.
 
 use crate::gen::Sample;
-use crate::{corpus, gen};
+use crate::{corpus, endgame, gen};
 use shard::Shard;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -19,6 +19,9 @@ enum Run {
     Shards(u32, BTreeMap<u32, (PathBuf, Vec<corpus::Game>)>),
     /// Samples of `train gen` (a `+` group: its shards, merged by game).
     Samples(Vec<Sample>),
+    /// An endgame chunk's records found so far (its shards merged by game
+    /// number): the shard count (0: not sharded) and the shards read.
+    Endgame(u32, BTreeMap<u32, PathBuf>, Vec<endgame::Record>),
 }
 
 /// Reads the training data. Each group of `--data` (`a+b,c`: a and b form
@@ -37,6 +40,10 @@ pub fn load(groups: &[Vec<PathBuf>]) -> Result<(Vec<Sample>, bool), String> {
         for path in group {
             let name = path.display();
             let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+            if endgame::is_chunk(&bytes) {
+                add_endgame(&mut runs, &mut sharded, path, &bytes)?;
+                continue;
+            }
             if !corpus::is_chunk(&bytes) {
                 all_corpus = false;
                 let s = gen::read(&mut bytes.as_slice()).map_err(|e| format!("{name}: {e}"))?;
@@ -117,9 +124,66 @@ pub fn load(groups: &[Vec<PathBuf>]) -> Result<(Vec<Sample>, bool), String> {
                 s.game = s.game.wrapping_add(first);
                 s
             })),
+            Run::Endgame(count, parts, mut records) => {
+                let missing: Vec<String> = (1..=count)
+                    .filter(|i| !parts.contains_key(i))
+                    .map(|i| format!("{i}/{count}"))
+                    .collect();
+                if let (false, Some(path)) = (missing.is_empty(), parts.values().next()) {
+                    return Err(format!(
+                        "{}: shards of its endgame chunk missing: {}",
+                        path.display(),
+                        missing.join(", ")
+                    ));
+                }
+                records.sort_by_key(|r| r.game);
+                all.extend(endgame::samples(&records, first));
+            }
         }
     }
     Ok((all, all_corpus))
+}
+
+/// Adds the endgame chunk (or shard) `bytes` of `path` to `runs`: a
+/// shard joins the run of its chunk's other shards (same header but for
+/// the shard), wherever they are listed.
+fn add_endgame(
+    runs: &mut Vec<Run>,
+    sharded: &mut HashMap<String, usize>,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<(), String> {
+    let name = path.display();
+    let chunk = endgame::parse(bytes).map_err(|e| format!("{name}: {e}"))?;
+    if chunk.complete_len < bytes.len() {
+        return Err(format!(
+            "{name}: the last game is torn at byte {} (an interrupted `train endgame`: \
+             run it again to finish the chunk)",
+            chunk.complete_len
+        ));
+    }
+    let (base, shard) = endgame::split_shard(&chunk.header).map_err(|e| format!("{name}: {e}"))?;
+    let Some(shard) = shard else {
+        runs.push(Run::Endgame(0, BTreeMap::new(), chunk.records));
+        return Ok(());
+    };
+    let at = *sharded.entry(base.to_string()).or_insert_with(|| {
+        runs.push(Run::Endgame(shard.count, BTreeMap::new(), Vec::new()));
+        runs.len() - 1
+    });
+    let Run::Endgame(count, parts, records) = &mut runs[at] else {
+        unreachable!("an endgame chunk's shards are an Endgame run");
+    };
+    if *count != shard.count {
+        return Err(format!(
+            "{name}: shard {shard} of an endgame chunk cut in {count} elsewhere"
+        ));
+    }
+    if let Some(other) = parts.insert(shard.index, path.to_path_buf()) {
+        return Err(format!("{name}: shard {shard} is also {}", other.display()));
+    }
+    records.extend(chunk.records);
+    Ok(())
 }
 
 /// The file groups `--data` names, or without it every chunk of the

@@ -218,6 +218,7 @@ mod tests {
                     board: b,
                     label: 0,
                     game,
+                    held_out: None,
                 });
                 let moves: Vec<_> = b.moves().squares().collect();
                 b = b.play(moves[rng.below(moves.len() as u64) as usize]);

@@ -84,7 +84,7 @@ pub fn mae_by_empties(
 
 /// Splits by game: every `every`-th game is validation.
 pub fn split(samples: &[Sample], every: u32) -> (Vec<&Sample>, Vec<&Sample>) {
-    samples.iter().partition(|s| s.game % every.max(1) != 0)
+    samples.iter().partition(|s| !s.is_held_out(every))
 }
 
 /// Positions with at most this many empties keep their label when
@@ -109,7 +109,7 @@ pub fn bootstrap(
         let Some(later) = samples.get(i + plies) else {
             continue;
         };
-        if s.game % holdout_every.max(1) == 0
+        if s.is_held_out(holdout_every)
             || later.game != s.game
             || s.label == 0
             || s.board.empty_count() <= BOOTSTRAP_MIN_EMPTIES

@@ -25,6 +25,19 @@ pub struct Sample {
     pub label: i8,
     /// The game it comes from (holdout sets are split by game).
     pub game: u32,
+    /// Whether its game is held out, when its data says (the endgame
+    /// corpus draws it from a seed); `None`: one game number in the
+    /// fit's `holdout_every` is ([`Sample::is_held_out`]).
+    pub held_out: Option<bool>,
+}
+
+impl Sample {
+    /// Whether the sample is in the validation set when one game in
+    /// `every` is held out.
+    pub fn is_held_out(&self, every: u32) -> bool {
+        self.held_out
+            .unwrap_or(self.game.is_multiple_of(every.max(1)))
+    }
 }
 
 /// Transposition table size (log2 entries) of the self-play search.
@@ -113,6 +126,7 @@ fn play_game(cfg: &GenConfig, game: u32, search: &mut AlphaBeta) -> Vec<Sample> 
             board,
             label: (final_black * side) as i8,
             game,
+            held_out: None,
         })
         .collect()
 }
@@ -175,6 +189,7 @@ pub fn read(input: &mut impl Read) -> Result<Vec<Sample>, String> {
                 board: Board::new(p, o),
                 label: r[16] as i8,
                 game: u32::from_le_bytes(r[17..21].try_into().unwrap()),
+                held_out: None,
             })
         })
         .collect()

@@ -16,6 +16,7 @@ mod command;
 mod corpus;
 mod data;
 mod encode;
+mod endgame;
 mod features;
 mod fit;
 mod gen;

@@ -5,6 +5,7 @@ pub mod bench;
 pub mod book;
 pub mod corpus;
 pub mod decode_time;
+pub mod endgame;
 pub mod features;
 pub mod fit;
 pub mod gen;
@@ -13,6 +14,7 @@ pub mod midgame;
 pub mod mpc;
 pub mod openings;
 pub mod probcut;
+pub mod repack;
 pub mod transition;
 
 use crate::cli::Options;
@@ -26,6 +28,7 @@ pub fn run(name: &str, o: &Options) -> Result<(), String> {
         "all" => all::run(o),
         "gen" => gen::run(o),
         "corpus" => corpus::run(o),
+        "endgame" => endgame::run(o),
         "fit" => fit::run(o),
         "features" => features::run(o),
         "match" => r#match::run(o),
@@ -37,6 +40,7 @@ pub fn run(name: &str, o: &Options) -> Result<(), String> {
         "transition" => transition::run(o),
         "midgame" => midgame::run(o),
         "probcut" => probcut::run(o),
+        "repack" => repack::run(o),
         "decode-time" => decode_time::run(),
         other => Err(format!("unknown command {other:?}")),
     }

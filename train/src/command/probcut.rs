@@ -4,8 +4,11 @@
 
 use crate::cli::Options;
 use crate::command::transition::transcripts;
+use crate::endgame;
 use crate::probcut::{self, Appender, Row};
 use othello::search::endgame::calibration::{claimed, Checked};
+use othello::search::endgame::shallow_value;
+use othello::Board;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -80,7 +83,42 @@ pub fn run(o: &Options) -> Result<(), String> {
         }
     }
     let mut rows = read_rows(&values)?;
-    if !c.from.is_empty() {
+    let chunks = endgame_chunks(&c.from)?;
+    if !chunks.is_empty() {
+        let have: HashSet<_> = rows.iter().map(|r| r.board).collect();
+        let boards: Vec<(Board, i32)> =
+            labelled(&chunks, o.endgame_part, empties, c.per_empties, o.gen.seed)
+                .into_iter()
+                .filter(|(b, _)| !have.contains(b))
+                .collect();
+        eprintln!(
+            "{} endgame chunk(s), {} exact positions to search ({} games, {}-{} empties, \
+             at most {} a count, depths 0-{depth})",
+            chunks.len(),
+            boards.len(),
+            o.endgame_part.name(),
+            empties.0,
+            empties.1,
+            c.per_empties
+        );
+        let bar = crate::progress::bar(boards.len() as u64, "search");
+        let new =
+            crate::parallel::map_in_order(&boards, o.gen.threads, &bar, |&(board, exact)| Row {
+                board,
+                exact,
+                values: (0..=depth).map(|d| shallow_value(&board, d)).collect(),
+            });
+        bar.finish();
+        let text: String = new.iter().map(|r| probcut::to_line(r) + "\n").collect();
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&values)
+            .map_err(|e| format!("{}: {e}", values.display()))?;
+        std::io::Write::write_all(&mut f, text.as_bytes())
+            .map_err(|e| format!("{}: {e}", values.display()))?;
+        rows = read_rows(&values)?;
+    } else if !c.from.is_empty() {
         let games = read_games(&c.from)?;
         let have: HashSet<_> = rows.iter().map(|r| r.board).collect();
         let todo: Vec<_> = probcut::positions(&games, empties)?
@@ -180,6 +218,97 @@ pub fn report(rows: &[Row]) -> String {
         s.push('\n');
     }
     s
+}
+
+/// The endgame chunks among `files` (`train endgame`'s), read and
+/// checked; the other files are games. Both at once are refused.
+fn endgame_chunks(files: &[PathBuf]) -> Result<Vec<endgame::Chunk>, String> {
+    let mut chunks = Vec::new();
+    for f in files {
+        let bytes = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        if endgame::is_chunk(&bytes) {
+            chunks.push(endgame::parse(&bytes).map_err(|e| format!("{}: {e}", f.display()))?);
+        }
+    }
+    if !chunks.is_empty() && chunks.len() < files.len() {
+        return Err("--from: endgame chunks and games files at once; give one kind".into());
+    }
+    Ok(chunks)
+}
+
+/// The exactly labelled positions of `chunks` in `part` of their games
+/// with `empties` empties, each once: at most `per_empties` of each count,
+/// drawn with `seed` (most empties first).
+pub fn labelled(
+    chunks: &[endgame::Chunk],
+    part: Part,
+    empties: (u32, u32),
+    per_empties: usize,
+    seed: u64,
+) -> Vec<(Board, i32)> {
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    let mut seen = HashSet::new();
+    let mut by: BTreeMap<u32, Vec<(Board, i32)>> = BTreeMap::new();
+    for chunk in chunks {
+        let samples = endgame::samples(&chunk.records, 0);
+        let exact = chunk
+            .records
+            .iter()
+            .flat_map(|r| r.positions.iter().map(|p| p.level == endgame::EXACT));
+        for (s, exact) in samples.iter().zip(exact) {
+            let e = s.board.empty_count();
+            let held = s.held_out == Some(true);
+            let wanted = match part {
+                Part::Training => !held,
+                Part::HeldOut => held,
+                Part::All => true,
+            };
+            if exact && wanted && (empties.0..=empties.1).contains(&e) && seen.insert(s.board) {
+                by.entry(e).or_default().push((s.board, i32::from(s.label)));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (e, mut list) in by.into_iter().rev() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed ^ u64::from(e) << 32);
+        list.shuffle(&mut rng);
+        list.truncate(per_empties);
+        out.extend(list);
+    }
+    out
+}
+
+/// Which games of an endgame chunk a command reads (`--part`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The games `train fit` trains on.
+    Training,
+    /// The held-out games (validation, benches).
+    HeldOut,
+    /// Every game.
+    All,
+}
+
+impl Part {
+    /// Parses `training`, `held-out` or `all`.
+    pub fn parse(text: &str) -> Option<Part> {
+        match text {
+            "training" => Some(Part::Training),
+            "held-out" => Some(Part::HeldOut),
+            "all" => Some(Part::All),
+            _ => None,
+        }
+    }
+
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::Training => "training",
+            Part::HeldOut => "held-out",
+            Part::All => "all",
+        }
+    }
 }
 
 /// The calibration check's roots when `--empties` is not given: their cut

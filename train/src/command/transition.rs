@@ -10,6 +10,7 @@
 //! can be cut into chunks; the finished file is rewritten in bench order.
 
 use crate::cli::Options;
+use crate::command::probcut::Part;
 use othello::game::Game;
 use othello::search::endgame::{Solver, SOLVE_TABLE_BITS};
 use othello::time::Deadline;
@@ -63,6 +64,25 @@ pub fn transcripts(file: &Path, text: &str) -> Result<Vec<String>, String> {
         out.push(t);
     }
     Ok(out)
+}
+
+/// The transcripts of the games of an endgame chunk (`train endgame`'s)
+/// in `part`: a bench of strong play's held-out games.
+///
+/// # Errors
+/// The chunk's own (`crate::endgame::parse`).
+pub fn chunk_games(bytes: &[u8], part: Part) -> Result<Vec<String>, String> {
+    let chunk = crate::endgame::parse(bytes)?;
+    Ok(chunk
+        .records
+        .iter()
+        .filter(|r| match part {
+            Part::Training => !r.held_out,
+            Part::HeldOut => r.held_out,
+            Part::All => true,
+        })
+        .map(|r| r.moves.iter().map(|sq| sq.to_string()).collect())
+        .collect())
 }
 
 /// The candidate positions of `games`: by empties in `range`, each
@@ -141,7 +161,15 @@ pub fn run(o: &Options) -> Result<(), String> {
     }
     let mut games = Vec::new();
     for file in &c.from {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        if crate::endgame::is_chunk(&bytes) {
+            games.extend(
+                chunk_games(&bytes, o.endgame_part)
+                    .map_err(|e| format!("{}: {e}", file.display()))?,
+            );
+            continue;
+        }
+        let text = String::from_utf8(bytes).map_err(|_| format!("{}: not text", file.display()))?;
         games.extend(transcripts(file, &text)?);
     }
     let drawn = draw(candidates(&games, c.empties)?, c.per_empties, o.gen.seed);
