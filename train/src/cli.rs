@@ -39,9 +39,11 @@ usage:
               (NAME: the self-play search's evaluation)
   train fit   [--data FILE[+FILE..][,FILE..]] [--steps N] [--batches N] [--lr X]
               [--hidden A,B,..] [--groups A,B,..] [--anchors A,B,..] [--bits N]
-              [--threads N] [--bootstrap K] [--rounds N] [--out FILE]
+              [--threads N] [--bootstrap K] [--rounds N] [--quantize-from S] [--out FILE]
               fit the pattern networks (default: 6000 steps, 32 batches, step size
-              0.01, hidden 64,32, anchors 0,10,..,60 in groups 3,4, 8 bits);
+              0.01, hidden 64,32, anchors 0,10,..,60 in groups 3,4, 8 bits;
+              --quantize-from S: from step S the fit sees the parameters rounded
+              to --bits, quantization-aware);
               default data: every train/corpus/*.bin chunk in seed order, which
               rebuilds the committed weights byte for byte (about 17 minutes on 2
               cores); files of `gen` are read too, and `a+b+c` joins the shards of
@@ -132,6 +134,9 @@ pub struct Options {
     pub fit: NetConfig,
     /// `--bits`: magnitude bits of the quantized network parameters.
     pub bits: u32,
+    /// `--quantize-from`: the step from which `fit` sees the parameters
+    /// rounded to `--bits` (quantization-aware fitting).
+    pub quantize_from: Option<u32>,
     /// `--data`: groups of files, each group one run (`a+b`: its shards).
     pub data: Vec<Vec<PathBuf>>,
     pub out: Option<PathBuf>,
@@ -165,6 +170,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         endgame: EndgameConfig::default(),
         fit: NetConfig::default(),
         bits: DEFAULT_BITS,
+        quantize_from: None,
         data: Vec::new(),
         out: None,
         bootstrap: None,
@@ -272,6 +278,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                 }
                 "--batches" => o.fit.batches = num(value)?.clamp(1, 1000) as u32,
                 "--bits" => o.bits = num(value)?.clamp(2, 20) as u32,
+                "--quantize-from" => o.quantize_from = Some(num(value)? as u32),
                 "--hidden" => {
                     o.fit.hidden = value
                         .split(',')
@@ -394,6 +401,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
             Ok(true) => {}
         }
     }
+    o.fit.quantize_from = o.quantize_from.map(|step| (step.max(1), o.bits));
     let outputs: usize = o.fit.groups.iter().sum();
     if outputs != o.fit.anchors.len() {
         if args.iter().any(|a| a == "--groups") {

@@ -74,6 +74,12 @@ pub struct NetConfig {
     pub seed: u64,
     /// Worker threads (the result does not depend on it).
     pub threads: usize,
+    /// Quantization-aware fitting: from this step on, each step's forward
+    /// and backward passes (and the validation) use the parameters rounded
+    /// as they will be packed, `(step, magnitude bits)`, and the gradient
+    /// goes to the unrounded ones (the straight-through estimator).
+    /// `None`: the committed recipe, rounded only at the end.
+    pub quantize_from: Option<(u32, u32)>,
 }
 
 impl Default for NetConfig {
@@ -89,6 +95,7 @@ impl Default for NetConfig {
             holdout_every: 20,
             seed: 1,
             threads: 2,
+            quantize_from: None,
         }
     }
 }
@@ -122,6 +129,15 @@ impl Nets {
         (0..self.params.len())
             .map(|i| Shape::new(self.sizes(i)))
             .collect()
+    }
+
+    /// The networks with each layer rounded as `crate::encode` packs it at
+    /// `bits` magnitude bits.
+    pub fn rounded(&self, bits: u32) -> Nets {
+        Nets {
+            params: crate::encode::dequantize(&crate::encode::quantize_nets(self, bits)),
+            ..self.clone()
+        }
     }
 
     /// The float tables the networks expand into, as a [`Model`] (biases 0).
@@ -695,12 +711,18 @@ pub fn fit_nets(samples: &[Sample], cfg: &NetConfig, bar: &ProgressBar) -> (Nets
     let mut history = Vec::new();
     let batches = cfg.batches.max(1) as usize;
     for step in 1..=cfg.steps {
-        let table = reps.forward_all(&nets, &threads);
+        // The parameters the step sees: rounded once quantization-aware.
+        let rounded = cfg
+            .quantize_from
+            .filter(|&(from, _)| step >= from)
+            .map(|(_, bits)| nets.rounded(bits));
+        let seen = rounded.as_ref().unwrap_or(&nets);
+        let table = reps.forward_all(seen, &threads);
         let b = (step as usize - 1) % batches;
         let batch = b * train.len() / batches..(b + 1) * train.len() / batches;
         let (g_table, train_mae) = train.table_gradient(batch, &table, outputs, &threads);
         // Back-propagate each representative's gradient through its network.
-        let transposed: Vec<Vec<f32>> = nets
+        let transposed: Vec<Vec<f32>> = seen
             .params
             .iter()
             .zip(&shapes)
@@ -710,7 +732,7 @@ pub fn fit_nets(samples: &[Sample], cfg: &NetConfig, bar: &ProgressBar) -> (Nets
             let mut grad: Vec<Vec<f32>> = nets.params.iter().map(|p| vec![0.0; p.len()]).collect();
             let at = Backward {
                 reps: &reps,
-                nets: &nets,
+                nets: seen,
                 transposed: &transposed,
                 shapes: &shapes,
                 g_table: &g_table,
@@ -737,7 +759,10 @@ pub fn fit_nets(samples: &[Sample], cfg: &NetConfig, bar: &ProgressBar) -> (Nets
             }
         }
         if step % cfg.validate_every == 0 || step == cfg.steps {
-            let table = reps.forward_all(&nets, &threads);
+            // Quantization-aware, every validation measures what would be
+            // packed, so the kept step is the best packed one.
+            let rounded = cfg.quantize_from.map(|(_, bits)| nets.rounded(bits));
+            let table = reps.forward_all(rounded.as_ref().unwrap_or(&nets), &threads);
             let mae = valid.mae(&table, outputs, &threads);
             history.push((step, train_mae, mae));
             if mae < best.0 {
@@ -759,6 +784,72 @@ pub fn fit_nets(samples: &[Sample], cfg: &NetConfig, bar: &ProgressBar) -> (Nets
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Random positions of random games, labelled with a smooth function
+    /// of the position (the disc difference, the corners twice).
+    fn synthetic(games: u32) -> Vec<Sample> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut out = Vec::new();
+        for game in 0..games {
+            let mut b = othello::Board::start();
+            while !b.is_game_over() {
+                if b.moves().is_empty() {
+                    b = b.pass();
+                    continue;
+                }
+                let corners = 0x8100_0000_0000_0081u64;
+                let label = b.disc_difference()
+                    + 2 * ((b.player & corners).count_ones() as i32
+                        - (b.opponent & corners).count_ones() as i32);
+                out.push(Sample {
+                    board: b,
+                    label: label.clamp(-64, 64) as i8,
+                    game,
+                    held_out: None,
+                });
+                let moves: Vec<_> = b.moves().squares().collect();
+                b = b.play(moves[rng.gen_range(0..moves.len())]);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_quantization_aware_fit_packs_better_than_one_rounded_at_the_end() {
+        let samples = synthetic(300);
+        let base = NetConfig {
+            hidden: vec![8, 4],
+            groups: vec![7],
+            steps: 120,
+            batches: 2,
+            validate_every: 10,
+            learning_rate: 0.02,
+            ..NetConfig::default()
+        };
+        let bits = 3;
+        let qat = NetConfig {
+            quantize_from: Some((40, bits)),
+            ..base.clone()
+        };
+        let (_, valid) = fit::split(&samples, base.holdout_every);
+        let packed_mae = |cfg: &NetConfig| {
+            let (nets, report) = fit_nets(&samples, cfg, &ProgressBar::hidden());
+            let rounded = nets.rounded(bits);
+            let model = rounded.model();
+            let canon = fit::canonical_map();
+            let mae = valid
+                .iter()
+                .map(|s| (f64::from(model.predict(&canon, &s.board)) - f64::from(s.label)).abs())
+                .sum::<f64>()
+                / valid.len() as f64;
+            (mae, report.best_mae)
+        };
+        let (plain, _) = packed_mae(&base);
+        let (aware, validated) = packed_mae(&qat);
+        // The aware fit validated the rounded networks it keeps.
+        assert!((aware - validated).abs() < 0.05, "{aware} vs {validated}");
+        assert!(aware < plain, "aware {aware} against rounded at the end {plain}");
+    }
 
     #[test]
     fn backward_matches_finite_differences() {

@@ -2,7 +2,7 @@
 //! (`crate::endgame`, docs/training.md).
 
 use crate::cli::Options;
-use crate::command::probcut::read_games;
+use crate::command::probcut::{read_games, Part};
 use crate::endgame::{self, Games};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -29,7 +29,8 @@ pub fn run(o: &Options) -> Result<(), String> {
             c.children, c.empties.1
         ));
     }
-    let games = Games::new(read_games(from)?)?;
+    // The games' own files: an endgame chunk's games are all its games.
+    let games = Games::new(read_games(from, Part::All)?)?;
     let out = o.out.clone().unwrap_or_else(|| default_out(o));
     let start = Instant::now();
     let bar = crate::progress::bar(games.len() as u64, "games");

@@ -88,7 +88,7 @@ pub fn fit_and_write(o: &Options, samples: &[Sample], how: &str) -> Result<(), S
         "{how}\n\nfit: {} training / {} validation positions (one game in {} held out); one \
          network per pattern and group of anchors {:?}, hidden layers {:?}, one output per \
          anchor at empties {:?} ({params_count} parameters); {} steps of Adam ({} batch(es), step size {}), kept step \
-         {}{}; parameters quantized to {} magnitude bits per layer.\n\
+         {}{}; parameters quantized to {} magnitude bits per layer{}.\n\
          MAE in discs: training {:.3}, validation {:.3}, validation with the expanded \
          runtime tables {runtime_mae:.3}.",
         report.sizes.0,
@@ -111,6 +111,9 @@ pub fn fit_and_write(o: &Options, samples: &[Sample], how: &str) -> Result<(), S
             String::new()
         },
         o.bits,
+        o.fit.quantize_from.map_or(String::new(), |(from, _)| format!(
+            " (fitted quantization-aware from step {from}: validated rounded)"
+        )),
         kept.1,
         report.best_mae,
     );

@@ -22,11 +22,19 @@ pub const DEFAULT_EMPTIES: (u32, u32) = (8, 24);
 /// The deepest shallow search measured when `--max-depth` is not given.
 pub const DEFAULT_MAX_DEPTH: u32 = 6;
 
-/// The games of `files` (games files or transcripts), in order.
-pub fn read_games(files: &[PathBuf]) -> Result<Vec<String>, String> {
+/// The games of `files` (games files, transcripts, or endgame chunks:
+/// the games of their `part`), in order.
+pub fn read_games(files: &[PathBuf], part: Part) -> Result<Vec<String>, String> {
     let mut games = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        if endgame::is_chunk(&bytes) {
+            let list = crate::command::transition::chunk_games(&bytes, part)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
+            games.extend(list);
+            continue;
+        }
+        let text = String::from_utf8(bytes).map_err(|_| format!("{}: not text", file.display()))?;
         games.extend(transcripts(file, &text)?);
     }
     Ok(games)
@@ -119,7 +127,7 @@ pub fn run(o: &Options) -> Result<(), String> {
             .map_err(|e| format!("{}: {e}", values.display()))?;
         rows = read_rows(&values)?;
     } else if !c.from.is_empty() {
-        let games = read_games(&c.from)?;
+        let games = read_games(&c.from, o.endgame_part)?;
         let have: HashSet<_> = rows.iter().map(|r| r.board).collect();
         let todo: Vec<_> = probcut::positions(&games, empties)?
             .into_iter()
@@ -328,7 +336,7 @@ fn check(o: &Options) -> Result<(), String> {
     } else {
         c.empties
     };
-    let games = read_games(&c.check)?;
+    let games = read_games(&c.check, o.endgame_part)?;
     let mut roots = Vec::new();
     let all = probcut::positions(&games, range)?;
     for e in range.0..=range.1 {

@@ -159,19 +159,7 @@ pub fn run(o: &Options) -> Result<(), String> {
     if c.from.is_empty() {
         return Err("transition needs --from FILE[,FILE..] (games files or transcripts)".into());
     }
-    let mut games = Vec::new();
-    for file in &c.from {
-        let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        if crate::endgame::is_chunk(&bytes) {
-            games.extend(
-                chunk_games(&bytes, o.endgame_part)
-                    .map_err(|e| format!("{}: {e}", file.display()))?,
-            );
-            continue;
-        }
-        let text = String::from_utf8(bytes).map_err(|_| format!("{}: not text", file.display()))?;
-        games.extend(transcripts(file, &text)?);
-    }
+    let games = crate::command::probcut::read_games(&c.from, o.endgame_part)?;
     let drawn = draw(candidates(&games, c.empties)?, c.per_empties, o.gen.seed);
     let out = o.out.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
     // Resume: the positions already solved in the output, kept in the
