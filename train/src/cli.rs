@@ -108,10 +108,11 @@ usage:
               [--threads N]   whether the passes' cut decisions hold as often as
               they claim, on positions of held-out games, each decision solved
               exactly
-  train repack [--bits N] [--data FILE[,FILE..]] [--out FILE]   the compiled networks
-              quantized again to N magnitude bits per layer (default 8): their
-              packed characters and held-out error by empties (default data: the
-              committed corpus); --out writes them as a weights file
+  train repack [--weights FILE] [--bits N] [--data FILE[,FILE..]] [--out FILE]
+              the compiled networks (or FILE's, a weights file) quantized again
+              to N magnitude bits per layer (default 8): their packed characters
+              and held-out error by empties against the compiled ones (default
+              data: the committed corpus); --out writes them as a weights file
   train decode-time           time to decode the compiled weights
   train bench [--depth N] [--evals A,B]   othello's bench with evaluations A and B
   train --help, train COMMAND --help (or -h)   this text
@@ -152,6 +153,9 @@ pub struct Options {
     pub transition: TransitionConfig,
     /// `features --by-empties N`: the error by empties, labels within N.
     pub by_empties: Option<i32>,
+    /// `repack --weights`: a weights file to read instead of the compiled
+    /// networks.
+    pub weights: Option<PathBuf>,
     /// `--part`: which games of endgame chunks (`probcut`, `endgame`).
     pub endgame_part: crate::command::probcut::Part,
 }
@@ -192,6 +196,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         transition: TransitionConfig::default(),
         by_empties: None,
         endgame_part: crate::command::probcut::Part::Training,
+        weights: None,
     };
     // `train --help`, and `--help` (or `-h`) after a command: the command
     // [`HELP`], with the default options.
@@ -278,6 +283,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                 }
                 "--batches" => o.fit.batches = num(value)?.clamp(1, 1000) as u32,
                 "--bits" => o.bits = num(value)?.clamp(2, 20) as u32,
+                "--weights" => o.weights = Some(PathBuf::from(value)),
                 "--quantize-from" => o.quantize_from = Some(num(value)? as u32),
                 "--hidden" => {
                     o.fit.hidden = value

@@ -848,7 +848,10 @@ mod tests {
         let (aware, validated) = packed_mae(&qat);
         // The aware fit validated the rounded networks it keeps.
         assert!((aware - validated).abs() < 0.05, "{aware} vs {validated}");
-        assert!(aware < plain, "aware {aware} against rounded at the end {plain}");
+        assert!(
+            aware < plain,
+            "aware {aware} against rounded at the end {plain}"
+        );
     }
 
     #[test]

@@ -1,24 +1,94 @@
-//! `train repack`: the compiled pattern networks quantized again at
-//! another precision, without refitting (docs/training.md): the packed
-//! size and the held-out error of the runtime tables, and optionally the
-//! weights file.
+//! `train repack`: pattern networks quantized again at another precision,
+//! without refitting (docs/training.md): the packed size and the held-out
+//! error of the runtime tables, by ten empties and by each count of
+//! empties, against the compiled weights; optionally the weights file.
+//! `--weights FILE` reads another weights file's networks (a candidate
+//! written by `train fit --out`) instead of the compiled ones.
 
 use crate::cli::Options;
 use crate::data::{data_or_corpus, load};
+use crate::gen::Sample;
 use crate::net::Nets;
 use crate::{encode, fit};
 use othello::eval::pattern::Tables;
 use othello::eval::{net, weights, SCALE};
-use std::path::PathBuf;
+use othello::Board;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The networks of a weights file written by `train fit` (its `ANCHORS`,
+/// `HIDDEN`, `GROUPS` and `DATA`).
+///
+/// # Errors
+/// An unreadable file or one without those constants.
+pub fn read_weights(path: &Path) -> Result<Nets, String> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+    let list = |key: &str| -> Result<Vec<usize>, String> {
+        let at = text
+            .find(&format!("pub const {key}:"))
+            .ok_or_else(|| format!("{name}: no constant {key}"))?;
+        let rest = &text[at..];
+        let open = rest
+            .find("= [")
+            .ok_or_else(|| format!("{name}: {key}: no list"))?
+            + 3;
+        let close = rest[open..]
+            .find(']')
+            .ok_or_else(|| format!("{name}: {key}: no list"))?;
+        rest[open..open + close]
+            .split(',')
+            .map(|v| {
+                v.trim()
+                    .parse()
+                    .map_err(|_| format!("{name}: {key}: {v:?} is not a number"))
+            })
+            .collect()
+    };
+    let anchors: Vec<u32> = list("ANCHORS")?.into_iter().map(|a| a as u32).collect();
+    let hidden = list("HIDDEN")?;
+    let groups = list("GROUPS")?;
+    let at = text
+        .find("pub const DATA: &str = \"")
+        .ok_or_else(|| format!("{name}: no constant DATA"))?
+        + "pub const DATA: &str = \"".len();
+    let end = text[at..]
+        .find('"')
+        .ok_or_else(|| format!("{name}: DATA is not closed"))?;
+    let params = net::decode(&text[at..at + end], &hidden, &groups);
+    Ok(Nets {
+        anchors,
+        hidden,
+        groups,
+        params,
+    })
+}
+
+/// Mean absolute error of `predict` on `samples`, by each count of
+/// empties: (empties, error, positions).
+fn by_empties(samples: &[&Sample], predict: impl Fn(&Board) -> f64) -> Vec<(u32, f64, usize)> {
+    let mut sums: BTreeMap<u32, (f64, usize)> = BTreeMap::new();
+    for s in samples {
+        let e = sums.entry(s.board.empty_count()).or_default();
+        e.0 += (predict(&s.board) - f64::from(s.label)).abs();
+        e.1 += 1;
+    }
+    sums.into_iter()
+        .map(|(e, (sum, n))| (e, sum / n.max(1) as f64, n))
+        .collect()
+}
 
 /// Runs the command: `--bits` gives the precision (default 8, the
 /// committed one).
 pub fn run(o: &Options) -> Result<(), String> {
-    let nets = Nets {
-        anchors: weights::ANCHORS.to_vec(),
-        hidden: weights::HIDDEN.to_vec(),
-        groups: weights::GROUPS.to_vec(),
-        params: net::decode(weights::DATA, &weights::HIDDEN, &weights::GROUPS),
+    let nets = match &o.weights {
+        Some(path) => read_weights(path)?,
+        None => Nets {
+            anchors: weights::ANCHORS.to_vec(),
+            hidden: weights::HIDDEN.to_vec(),
+            groups: weights::GROUPS.to_vec(),
+            params: net::decode(weights::DATA, &weights::HIDDEN, &weights::GROUPS),
+        },
     };
     let quantized = encode::quantize_nets(&nets, o.bits);
     let data = encode::encode_nets(&quantized);
@@ -31,14 +101,8 @@ pub fn run(o: &Options) -> Result<(), String> {
     let (samples, _) = load(&groups)?;
     let (_, valid) = fit::split(&samples, o.fit.holdout_every);
     let scale = f64::from(SCALE);
-    let now = fit::mae_by_empties(&valid, |b| f64::from(tables.evaluate(b)) / scale);
-    let before = fit::mae_by_empties(&valid, |b| {
-        f64::from(othello::eval::pattern::evaluate(b)) / scale
-    });
-    let all = |m: &[(f64, usize)]| {
-        let n: usize = m.iter().map(|x| x.1).sum();
-        m.iter().map(|(e, k)| e * *k as f64).sum::<f64>() / n.max(1) as f64
-    };
+    let now = |b: &Board| f64::from(tables.evaluate(b)) / scale;
+    let compiled = |b: &Board| f64::from(othello::eval::pattern::evaluate(b)) / scale;
     let count: usize = params.iter().map(Vec::len).sum();
     let chars = data.chars().count();
     println!(
@@ -68,27 +132,72 @@ pub fn run(o: &Options) -> Result<(), String> {
         ideal / f64::from(othello::eval::pack::BITS_PER_CHAR),
         ideal / count as f64
     );
-    for (b, ((e, n), (old, _))) in now.iter().zip(&before).enumerate() {
-        println!(
-            "empties {:>2}-{:>2}: validation MAE {e:.3}, compiled {old:.3} ({n} positions)",
-            b * 10,
-            b * 10 + 9
-        );
+    let after = fit::mae_by_empties(&valid, now);
+    let before = fit::mae_by_empties(&valid, compiled);
+    for (b, ((e, n), (old, _))) in after.iter().zip(&before).enumerate() {
+        if *n > 0 {
+            println!(
+                "empties {:>2}-{:>2}: validation MAE {e:.3}, compiled {old:.3} ({n} positions)",
+                b * 10,
+                b * 10 + 9
+            );
+        }
     }
+    let all = |m: &[(f64, usize)]| {
+        let n: usize = m.iter().map(|x| x.1).sum();
+        m.iter().map(|(e, k)| e * *k as f64).sum::<f64>() / n.max(1) as f64
+    };
     println!(
-        "all: validation MAE {:.3}, compiled {:.3}",
-        all(&now),
-        all(&before)
+        "all: validation MAE {:.3}, compiled {:.3} ({} positions)",
+        all(&after),
+        all(&before),
+        valid.len()
     );
+    println!("by empties (validation MAE, compiled, positions):");
+    for ((e, a, n), (_, b, _)) in by_empties(&valid, now)
+        .into_iter()
+        .zip(by_empties(&valid, compiled))
+    {
+        println!("  {e:>2}: {a:.3} {b:.3} {n}");
+    }
     if let Some(out) = &o.out {
         let summary = format!(
-            "The networks of the previous weights file, quantized again to {} magnitude bits per \
-             layer (`train repack --bits {}`).",
-            o.bits, o.bits
+            "The networks of {}, quantized again to {} magnitude bits per layer (`train repack \
+             --bits {}`).",
+            o.weights
+                .as_ref()
+                .map_or("the previous weights file".to_string(), |p| p
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned()),
+            o.bits,
+            o.bits
         );
         let source = encode::nets_source(&nets, &quantized, &summary);
         std::fs::write(out, source).map_err(|e| format!("{}: {e}", out.display()))?;
-        println!("wrote {}", PathBuf::from(out).display());
+        println!("wrote {}", out.display());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed weights file reads back as the compiled networks.
+    #[test]
+    fn the_committed_weights_file_reads_as_the_compiled_networks() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let nets = read_weights(&root.join("src/eval/weights.rs")).unwrap();
+        assert_eq!(nets.anchors, weights::ANCHORS);
+        assert_eq!(nets.hidden, weights::HIDDEN);
+        assert_eq!(nets.groups, weights::GROUPS);
+        assert_eq!(
+            nets.params,
+            net::decode(weights::DATA, &weights::HIDDEN, &weights::GROUPS)
+        );
+        let e = read_weights(&root.join("Cargo.toml")).unwrap_err();
+        assert!(e.contains("no constant ANCHORS"), "{e}");
+    }
 }
