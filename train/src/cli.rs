@@ -102,8 +102,10 @@ usage:
               into --out (required with --revalue)
               FILE may also be endgame chunks (`train endgame`): then their
               exactly labelled positions of --part training (default),
-              held-out or all games, at most --per-empties N of each count
-              (seeded), are searched to the shallow depths, nothing solved
+              held-out or all games (the line's positions, and those one move
+              off it up to --children C empties, default 20; 0: the line's
+              alone), at most --per-empties N of each count (seeded), are
+              searched to the shallow depths, nothing solved
   train probcut --check FILE[,FILE..] [--empties A-B] [--per-empties N] [--seed S]
               [--threads N]   whether the passes' cut decisions hold as often as
               they claim, on positions of held-out games, each decision solved

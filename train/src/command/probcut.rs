@@ -94,11 +94,17 @@ pub fn run(o: &Options) -> Result<(), String> {
     let chunks = endgame_chunks(&c.from)?;
     if !chunks.is_empty() {
         let have: HashSet<_> = rows.iter().map(|r| r.board).collect();
-        let boards: Vec<(Board, i32)> =
-            labelled(&chunks, o.endgame_part, empties, c.per_empties, o.gen.seed)
-                .into_iter()
-                .filter(|(b, _)| !have.contains(b))
-                .collect();
+        let boards: Vec<(Board, i32)> = labelled(
+            &chunks,
+            o.endgame_part,
+            empties,
+            o.endgame.children,
+            c.per_empties,
+            o.gen.seed,
+        )
+        .into_iter()
+        .filter(|(b, _)| !have.contains(b))
+        .collect();
         eprintln!(
             "{} endgame chunk(s), {} exact positions to search ({} games, {}-{} empties, \
              at most {} a count, depths 0-{depth})",
@@ -245,12 +251,14 @@ fn endgame_chunks(files: &[PathBuf]) -> Result<Vec<endgame::Chunk>, String> {
 }
 
 /// The exactly labelled positions of `chunks` in `part` of their games
-/// with `empties` empties, each once: at most `per_empties` of each count,
-/// drawn with `seed` (most empties first).
+/// with `empties` empties, each once: the games' line positions and those
+/// one move off the line with at most `children` empties; at most
+/// `per_empties` of each count, drawn with `seed` (most empties first).
 pub fn labelled(
     chunks: &[endgame::Chunk],
     part: Part,
     empties: (u32, u32),
+    children: u32,
     per_empties: usize,
     seed: u64,
 ) -> Vec<(Board, i32)> {
@@ -260,12 +268,19 @@ pub fn labelled(
     let mut by: BTreeMap<u32, Vec<(Board, i32)>> = BTreeMap::new();
     for chunk in chunks {
         let samples = endgame::samples(&chunk.records, 0);
-        let exact = chunk
-            .records
-            .iter()
-            .flat_map(|r| r.positions.iter().map(|p| p.level == endgame::EXACT));
-        for (s, exact) in samples.iter().zip(exact) {
+        let kinds = chunk.records.iter().flat_map(|r| {
+            r.positions.iter().map(|p| {
+                (
+                    p.level == endgame::EXACT,
+                    p.entry.child == endgame::NO_CHILD,
+                )
+            })
+        });
+        for (s, (exact, line)) in samples.iter().zip(kinds) {
             let e = s.board.empty_count();
+            if !line && e > children {
+                continue;
+            }
             let held = s.held_out == Some(true);
             let wanted = match part {
                 Part::Training => !held,
