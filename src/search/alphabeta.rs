@@ -215,10 +215,7 @@ impl AlphaBeta {
     /// `progress`. The CodinGame submission, which has no `Config`, plays
     /// this one.
     pub fn bot(progress: Progress) -> AlphaBeta {
-        let mut search = AlphaBeta::new(crate::eval::Evaluator::new(
-            crate::eval::EvalKind::Pattern,
-            0,
-        ));
+        let mut search = AlphaBeta::new(crate::eval::Evaluator::patterns());
         search.progress = progress;
         search
     }
