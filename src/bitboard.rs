@@ -1,6 +1,8 @@
 //! `Bitboard`: a set of squares as one `u64`, bit `i` = square `i` (`a1` = bit 0).
 
 use crate::square::Square;
+// Tools and tests only: not in the submission (docs/bundle.md).
+#[cfg(not(cargo_equip))]
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
 
 /// A set of squares; bit `i` is [`Square`] `i`.
@@ -25,6 +27,8 @@ impl Bitboard {
     /// Columns `b`..`g`: the squares a horizontal or diagonal run can pass through.
     pub const INNER_COLUMNS: Bitboard = Bitboard(0x7e7e_7e7e_7e7e_7e7e);
 
+    // Tools and tests only: not in the submission (docs/bundle.md).
+    #[cfg(not(cargo_equip))]
     /// The number of squares in the set.
     #[inline]
     pub const fn count(self) -> u32 {
@@ -37,6 +41,8 @@ impl Bitboard {
         self.0 == 0
     }
 
+    // Tools and tests only: not in the submission (docs/bundle.md).
+    #[cfg(not(cargo_equip))]
     /// Whether `sq` is in the set.
     #[inline]
     pub const fn contains(self, sq: Square) -> bool {
@@ -88,6 +94,8 @@ impl Iterator for Squares {
     }
 }
 
+// Tools and tests only: not in the submission (docs/bundle.md).
+#[cfg(not(cargo_equip))]
 impl ExactSizeIterator for Squares {}
 
 impl IntoIterator for Bitboard {
@@ -98,6 +106,8 @@ impl IntoIterator for Bitboard {
     }
 }
 
+// Tools and tests only: not in the submission (docs/bundle.md).
+#[cfg(not(cargo_equip))]
 impl BitAnd for Bitboard {
     type Output = Bitboard;
     #[inline]
@@ -105,6 +115,8 @@ impl BitAnd for Bitboard {
         Bitboard(self.0 & rhs.0)
     }
 }
+// Tools and tests only: not in the submission (docs/bundle.md).
+#[cfg(not(cargo_equip))]
 impl BitOr for Bitboard {
     type Output = Bitboard;
     #[inline]
@@ -112,6 +124,8 @@ impl BitOr for Bitboard {
         Bitboard(self.0 | rhs.0)
     }
 }
+// Tools and tests only: not in the submission (docs/bundle.md).
+#[cfg(not(cargo_equip))]
 impl BitXor for Bitboard {
     type Output = Bitboard;
     #[inline]
@@ -119,6 +133,8 @@ impl BitXor for Bitboard {
         Bitboard(self.0 ^ rhs.0)
     }
 }
+// Tools and tests only: not in the submission (docs/bundle.md).
+#[cfg(not(cargo_equip))]
 impl Not for Bitboard {
     type Output = Bitboard;
     #[inline]
@@ -126,12 +142,16 @@ impl Not for Bitboard {
         Bitboard(!self.0)
     }
 }
+// Tools and tests only: not in the submission (docs/bundle.md).
+#[cfg(not(cargo_equip))]
 impl BitAndAssign for Bitboard {
     #[inline]
     fn bitand_assign(&mut self, rhs: Bitboard) {
         self.0 &= rhs.0;
     }
 }
+// Tools and tests only: not in the submission (docs/bundle.md).
+#[cfg(not(cargo_equip))]
 impl BitOrAssign for Bitboard {
     #[inline]
     fn bitor_assign(&mut self, rhs: Bitboard) {

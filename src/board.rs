@@ -14,6 +14,8 @@ pub enum Move {
     Pass,
 }
 
+// Tools and tests only: not in the submission (docs/bundle.md).
+#[cfg(not(cargo_equip))]
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -71,6 +73,8 @@ impl Board {
         Bitboard(kernels::flips(self.player, self.opponent, sq.index()))
     }
 
+    // Tools and tests only: not in the submission (docs/bundle.md).
+    #[cfg(not(cargo_equip))]
     /// Whether a disc on `sq` is a legal move.
     #[inline]
     pub fn is_legal(&self, sq: Square) -> bool {
@@ -252,12 +256,16 @@ fn transpose(mut x: u64) -> u64 {
     x
 }
 
+// Tools and tests only: not in the submission (docs/bundle.md).
+#[cfg(not(cargo_equip))]
 impl Default for Board {
     fn default() -> Board {
         Board::start()
     }
 }
 
+// Tools and tests only: not in the submission (docs/bundle.md).
+#[cfg(not(cargo_equip))]
 impl fmt::Display for Board {
     /// Eight rows `a`..`h`, `X` the side to move, `O` the opponent, `.` empty.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

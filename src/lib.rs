@@ -36,6 +36,9 @@ pub mod protocol;
 // The slow test oracle is not part of the submission.
 #[cfg(not(cargo_equip))]
 pub mod reference;
+// Random choices: the Monte Carlo family, `--eval disc-noise`,
+// `--book-margin` and the tests; none is in the submission.
+#[cfg(not(cargo_equip))]
 pub mod rng;
 pub mod search;
 pub mod square;

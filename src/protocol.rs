@@ -75,6 +75,8 @@ impl fmt::Display for ProtocolError {
     }
 }
 
+// Tools and tests only: not in the submission (docs/bundle.md).
+#[cfg(not(cargo_equip))]
 impl std::error::Error for ProtocolError {}
 
 /// Numbered input lines; trims CR, LF and spaces from each.

@@ -198,6 +198,53 @@ fn the_search_shows_the_move_it_plays() {
     assert!(shown.len() > 1);
 }
 
+/// The submission's searcher, [`AlphaBeta::bot`], is the one `--strategy
+/// alphabeta` builds from the default settings: the same moves, scores and
+/// nodes, and the same progress shown, at fixed depths and exact solves.
+#[test]
+fn the_bots_searcher_is_the_default_configs() {
+    use othello::search::Progress;
+    use std::sync::atomic::AtomicU8;
+    static BOT: AtomicU8 = AtomicU8::new(64);
+    static CONFIGURED: AtomicU8 = AtomicU8::new(64);
+    let mut bot = AlphaBeta::bot(Progress(Some(&BOT)));
+    let mut configured = create(
+        "alphabeta",
+        &Config {
+            progress: Progress(Some(&CONFIGURED)),
+            ..Config::default()
+        },
+    )
+    .unwrap();
+    let boards = random_positions(21, 6, 24)
+        .into_iter()
+        .chain(random_positions(22, 6, 48));
+    for board in boards {
+        for limits in [
+            Limits::depth(6),
+            Limits::time(othello::time::Deadline::unlimited()),
+        ] {
+            if limits.depth.is_none() && board.empty_count() > 14 {
+                continue;
+            }
+            let (a, b) = (
+                bot.choose(&board, board.moves(), &limits),
+                configured.choose(&board, board.moves(), &limits),
+            );
+            assert_eq!(
+                (a.best, a.score, a.depth, a.nodes),
+                (b.best, b.score, b.depth, b.nodes),
+                "{board}"
+            );
+            assert_eq!(
+                Progress(Some(&BOT)).best(),
+                Progress(Some(&CONFIGURED)).best(),
+                "{board}"
+            );
+        }
+    }
+}
+
 /// The only legal move is played without a deep search.
 #[test]
 fn the_only_move_costs_no_search() {

@@ -20,10 +20,11 @@
 //! 14 (about 1,700 characters less).
 //!
 //! cargo-equip resolves `cfg(cargo_equip)` in the library only. In the
-//! binary's own modules (`src/bin/othello/`) [`finish`] does it, for whole
-//! items: it drops an item under [`NOT_IN_SUBMISSION`] (or [`TESTS_ONLY`])
-//! and strips
-//! [`ONLY_IN_SUBMISSION`] from the item it precedes ([`resolve_bin_cfgs`]).
+//! binary's own modules (`src/bin/othello/`) [`finish`] does it
+//! ([`resolve_bin_cfgs`], [`cfgs`]): it drops an item, a statement, a field,
+//! a variant, a match arm or a parameter under [`NOT_IN_SUBMISSION`] (or
+//! [`TESTS_ONLY`]) and strips [`ONLY_IN_SUBMISSION`] from the node it
+//! precedes.
 //!
 //! After [`finish`], `bundle/make.sh` renames the identifiers with
 //! [`minify::minify`] (`bundle minify`), which parses the file with `syn`.
@@ -32,6 +33,7 @@
 //! string, byte string and char literals, lifetimes and comments, so nothing
 //! inside a literal is mistaken for code.
 
+pub mod cfgs;
 pub mod compiler;
 pub mod minify;
 pub mod settle;
@@ -68,13 +70,6 @@ pub const ONLY_IN_SUBMISSION: &str = "#[cfg(cargo_equip)]";
 /// The attribute of a binary's unit tests, which the submission never
 /// builds either.
 pub const TESTS_ONLY: &str = "#[cfg(test)]";
-
-/// What may follow [`NOT_IN_SUBMISSION`] or [`ONLY_IN_SUBMISSION`] in the
-/// binary: an item (or another attribute of it), nothing else.
-const ITEM_STARTS: [&str; 12] = [
-    "#[", "pub ", "pub(", "mod ", "fn ", "use ", "impl", "struct ", "enum ", "const ", "static ",
-    "type ",
-];
 
 /// CodinGame's code size limit, in characters.
 pub const CODE_LIMIT: usize = 100_000;
@@ -337,107 +332,25 @@ pub fn finish(raw: &str, root: &str) -> Result<String, String> {
     Ok(out)
 }
 
-/// Resolves `cfg(cargo_equip)` on the binary's items (the text before
-/// [`LIBRARY_MARKER`]): an item under [`NOT_IN_SUBMISSION`] or
-/// [`TESTS_ONLY`] is dropped, the
-/// attribute [`ONLY_IN_SUBMISSION`] is removed and its item kept. An item
-/// ends at the first `;` outside brackets, or at the `}` that closes its
-/// body (with a `;` right after it, as in `use a::{b};`).
+/// Resolves `cfg(cargo_equip)` in the binary (the text before
+/// [`LIBRARY_MARKER`]): a node under [`NOT_IN_SUBMISSION`] or
+/// [`TESTS_ONLY`] is dropped, the attribute [`ONLY_IN_SUBMISSION`] is
+/// removed and its node kept ([`cfgs`]). The library is left as it is.
 ///
 /// # Errors
-/// Such an attribute on something that is not an item (a match arm, a
-/// statement), or an item that does not end before the library.
+/// The binary does not parse, or such an attribute is on a node that cannot
+/// go alone (an expression inside another).
 pub fn resolve_bin_cfgs(text: &str) -> Result<String, String> {
     let split = text.find(LIBRARY_MARKER).ok_or_else(|| {
         format!("no {LIBRARY_MARKER:?} in the bundle: cargo-equip's format changed")
     })?;
     let (bin, library) = text.split_at(split);
-    let b = bin.as_bytes();
-    let literals = string_literals(bin)?;
-    let mut lit = literals.iter().peekable();
-    let mut out = String::with_capacity(text.len());
-    let (mut pos, mut i) = (0, 0);
-    while i < b.len() {
-        if let Some(l) = lit.peek().copied().filter(|l| l.start == i) {
-            lit.next();
-            i = l.end;
-            continue;
-        }
-        if b[i] == b'\'' {
-            i = after_quote(b, i);
-            continue;
-        }
-        let (attribute, keep) = if bin[i..].starts_with(NOT_IN_SUBMISSION) {
-            (NOT_IN_SUBMISSION, false)
-        } else if bin[i..].starts_with(TESTS_ONLY) {
-            (TESTS_ONLY, false)
-        } else if bin[i..].starts_with(ONLY_IN_SUBMISSION) {
-            (ONLY_IN_SUBMISSION, true)
-        } else {
-            i += 1;
-            continue;
-        };
-        let item = i + attribute.len();
-        if !ITEM_STARTS.iter().any(|k| bin[item..].starts_with(k)) {
-            let next: String = bin[item..].chars().take(30).collect();
-            return Err(format!(
-                "{attribute} at byte {i} of the binary is not on an item (it is on {next:?}): \
-                 only whole items can be resolved"
-            ));
-        }
-        out.push_str(&bin[pos..i]);
-        pos = if keep {
-            item
-        } else {
-            item_end(bin, item, &literals)?
-        };
-        i = pos;
-        while lit.peek().is_some_and(|l| l.start < i) {
-            lit.next();
-        }
-    }
-    out.push_str(&bin[pos..]);
+    // The item that holds the library starts with its attribute.
+    let bin_end = bin.strip_suffix("#[allow(unused)]").unwrap_or(bin);
+    let mut out = cfgs::resolve(bin_end)?;
+    out.push_str(&bin[bin_end.len()..]);
     out.push_str(library);
     Ok(out)
-}
-
-/// The end (exclusive) of the item that starts at `start` in `bin`.
-fn item_end(bin: &str, start: usize, literals: &[Literal]) -> Result<usize, String> {
-    let b = bin.as_bytes();
-    let mut lit = literals.iter().filter(|l| l.start >= start).peekable();
-    let mut depth = 0usize;
-    let mut i = start;
-    while i < b.len() {
-        if let Some(l) = lit.peek().copied().filter(|l| l.start == i) {
-            lit.next();
-            i = l.end;
-            continue;
-        }
-        match b[i] {
-            b'\'' => {
-                i = after_quote(b, i);
-                continue;
-            }
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' => depth = depth.checked_sub(1).ok_or("unbalanced item")?,
-            b'}' => {
-                depth = depth.checked_sub(1).ok_or("unbalanced item")?;
-                if depth == 0 {
-                    return Ok(if b.get(i + 1) == Some(&b';') {
-                        i + 2
-                    } else {
-                        i + 1
-                    });
-                }
-            }
-            b';' if depth == 0 => return Ok(i + 1),
-            _ => {}
-        }
-        i += 1;
-    }
-    Err(format!(
-        "the item at byte {start} of the binary does not end"
-    ))
 }
 
 /// Replaces [`LIBRARY_PATH`] by [`LIBRARY_ALIAS`] and declares the alias
@@ -606,7 +519,7 @@ mod tests {
 
     #[test]
     fn the_binarys_cfgs_are_resolved_item_by_item() {
-        let lib = "mod __cargo_equip{#[cfg(not(cargo_equip))]fn stays(){}}";
+        let lib = "#[allow(unused)]mod __cargo_equip{#[cfg(not(cargo_equip))]fn stays(){}}";
         let bin = "use a::b;#[cfg(not(cargo_equip))]mod t{fn f(){let c='}';g(\"}\",{1});}}\
                    #[cfg(cargo_equip)]mod t{pub enum T{}}\
                    #[cfg(not(cargo_equip))]#[derive(Debug)]pub struct S(u8);\
@@ -618,13 +531,37 @@ mod tests {
             out,
             format!("use a::b;mod t{{pub enum T{{}}}}const U:&str=\"#[cfg(not(cargo_equip))]\";fn main(){{}}{lib}")
         );
-        // Not an item: a match arm.
-        let arm = format!("fn f(x:u8){{match x{{#[cfg(cargo_equip)]0=>{{}}_=>{{}}}}}}{lib}");
-        assert!(resolve_bin_cfgs(&arm)
-            .unwrap_err()
-            .contains("not on an item"));
         let open = format!("#[cfg(not(cargo_equip))]fn f(){{{lib}");
         assert!(resolve_bin_cfgs(&open).is_err());
+    }
+
+    /// Inside items: statements, fields, field values and patterns,
+    /// variants, arms and parameters go with their commas.
+    #[test]
+    fn the_binarys_cfgs_are_resolved_inside_items() {
+        let lib = "#[allow(unused)]mod __cargo_equip{}";
+        let resolve =
+            |bin: &str| resolve_bin_cfgs(&format!("{bin}{lib}")).map(|o| o.replace(lib, ""));
+        let bin = "struct S{a:u8,#[cfg(not(cargo_equip))]b:u8,#[cfg(test)]c:u8,d:u8}\
+                   struct T(u8,#[cfg(not(cargo_equip))]u16);\
+                   enum E{A,#[cfg(not(cargo_equip))]B(u8),C}\
+                   impl S{#[cfg(not(cargo_equip))]fn g(&self){}#[cfg(cargo_equip)]fn h(&self){}}\
+                   fn f(x:u8,#[cfg(not(cargo_equip))]y:u8)->u8{\
+                   #[cfg(not(cargo_equip))]let z=y;\
+                   #[cfg(cargo_equip)]let z=x;\
+                   #[cfg(not(cargo_equip))]g(z);\
+                   #[cfg(not(cargo_equip))]println!(\"{z}\");\
+                   #[cfg(not(cargo_equip))]fn inner(){}\
+                   let S{a,#[cfg(not(cargo_equip))]b,..}=S{a:1,#[cfg(not(cargo_equip))]b:2,d:3};\
+                   match z{0=>{}#[cfg(not(cargo_equip))]1=>{g()}#[cfg(not(cargo_equip))]2=>3,_=>{}}z}";
+        assert_eq!(
+            resolve(bin).unwrap(),
+            "struct S{a:u8,d:u8}struct T(u8,);enum E{A,C}impl S{fn h(&self){}}\
+             fn f(x:u8,)->u8{let z=x;let S{a,..}=S{a:1,d:3};match z{0=>{}_=>{}}z}"
+        );
+        // Not a node that can go alone: an operand.
+        let e = resolve("fn f()->u8{1+#[cfg(not(cargo_equip))]2}").unwrap_err();
+        assert!(e.contains("cannot go alone"), "{e}");
     }
 
     #[test]

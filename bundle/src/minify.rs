@@ -41,7 +41,7 @@
 //! binding never becomes a constant's or variant's name in a pattern.
 
 mod assoc;
-mod checks;
+pub(crate) mod checks;
 mod format;
 mod names;
 mod print;

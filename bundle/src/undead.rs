@@ -10,7 +10,12 @@
 //! visibility and qualifiers, signature and body. The lint is computed
 //! from `main`, so what it names is used by nothing live, and what uses it
 //! is named too. Fields, variants and types it names stay (taking them out
-//! would mean editing the code that builds or matches them). Rounds repeat
+//! would mean editing the code that builds or matches them).
+//!
+//! The same warnings name the imports nothing uses, the semicolons and
+//! attributes that do nothing, the parentheses and braces that group
+//! nothing and the `mut` of bindings never changed ([`FIXED_LINTS`]):
+//! rustc's own machine-applicable fix for each is applied. Rounds repeat
 //! until rustc names nothing more that can go; the result must compile.
 
 use crate::is_ident;
@@ -20,6 +25,19 @@ use crate::minify::{rustc_errors, rustc_output};
 /// stand-in of the same length that lets the lint speak.
 const SILENT: &str = "#[allow(unused)]";
 const LOUD: &str = "#[warn(unused)] ";
+
+/// The lints whose machine-applicable fixes are applied: each removes text
+/// the compiler has found to mean nothing (an import nothing resolves
+/// through, an empty statement, an attribute without effect, grouping
+/// around a single operand, the `mut` of a binding never changed).
+pub const FIXED_LINTS: [&str; 6] = [
+    "unused_imports",
+    "redundant_semicolons",
+    "unused_attributes",
+    "unused_parens",
+    "unused_braces",
+    "unused_mut",
+];
 
 /// At most this many rounds (the bot's bundle settles in two: the first
 /// names everything dead, the second nothing).
@@ -41,8 +59,17 @@ pub fn undead(text: &str) -> Result<(String, usize), String> {
     let mut code = text.replace(SILENT, LOUD);
     let mut dropped = 0;
     for _ in 0..MAX_ROUNDS {
-        let ranges = item_ranges(&code, &dead_names(&code)?)?;
-        if ranges.is_empty() {
+        let lints = lint(&code)?;
+        let ranges = item_ranges(&code, &lints.dead)?;
+        // The fixes that fall outside the items going.
+        let mut edits: Vec<Edit> = ranges
+            .iter()
+            .map(|&(start, end)| (start, end, String::new()))
+            .collect();
+        let outside = |&(s, e, _): &Edit| ranges.iter().all(|&(a, b)| e <= a || s >= b);
+        edits.extend(lints.fixes.into_iter().filter(outside));
+        edits.sort_by_key(|&(s, e, _)| (s, e));
+        if edits.is_empty() {
             let out = code.replace(LOUD, SILENT);
             if let Some(e) = rustc_errors(&out)? {
                 return Err(format!(
@@ -51,9 +78,14 @@ pub fn undead(text: &str) -> Result<(String, usize), String> {
             }
             return Ok((out, dropped));
         }
-        dropped += ranges.len();
-        for (start, end) in ranges.into_iter().rev() {
-            code.replace_range(start..end, "");
+        dropped += edits.len();
+        // Right to left, each clear of the one after it.
+        let mut limit = code.len();
+        for (start, end, new) in edits.into_iter().rev() {
+            if end <= limit {
+                code.replace_range(start..end, &new);
+                limit = start;
+            }
         }
     }
     Err(format!(
@@ -61,27 +93,64 @@ pub fn undead(text: &str) -> Result<(String, usize), String> {
     ))
 }
 
-/// The byte offsets of the names rustc's `dead_code` lint reports in
-/// `code` (every primary span of every such warning).
-fn dead_names(code: &str) -> Result<Vec<usize>, String> {
+/// A replacement: byte range and new text.
+type Edit = (usize, usize, String);
+
+/// What rustc's `unused` lints say of a program.
+struct Lints {
+    /// The byte offsets of the names the `dead_code` lint reports (every
+    /// primary span of every such warning).
+    dead: Vec<usize>,
+    /// The machine-applicable fixes of the [`FIXED_LINTS`] warnings.
+    fixes: Vec<Edit>,
+}
+
+/// Runs rustc on `code` and reads its JSON warnings.
+fn lint(code: &str) -> Result<Lints, String> {
     let out = rustc_output(code, &["--error-format=json"])?;
-    let mut names = Vec::new();
+    let mut lints = Lints {
+        dead: Vec::new(),
+        fixes: Vec::new(),
+    };
     for line in String::from_utf8_lossy(&out.stderr).lines() {
         let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
         };
-        if message["code"]["code"] != "dead_code" {
-            continue;
-        }
-        for span in message["spans"].as_array().into_iter().flatten() {
-            if span["is_primary"] == true {
-                if let Some(at) = span["byte_start"].as_u64() {
-                    names.push(at as usize);
+        let name = &message["code"]["code"];
+        if name == "dead_code" {
+            for span in message["spans"].as_array().into_iter().flatten() {
+                if span["is_primary"] == true {
+                    if let Some(at) = span["byte_start"].as_u64() {
+                        lints.dead.push(at as usize);
+                    }
                 }
             }
+        } else if FIXED_LINTS.iter().any(|l| name == *l) {
+            lints.fixes.extend(fixes(&message, code));
         }
     }
-    Ok(names)
+    Ok(lints)
+}
+
+/// The machine-applicable replacements a diagnostic suggests, in its spans
+/// and its children's. rustc marks the removal of an empty statement's
+/// `;` "maybe incorrect" (it may come from a macro); in the flat file it is
+/// always an empty statement, and it goes too.
+fn fixes(message: &serde_json::Value, code: &str) -> Vec<Edit> {
+    let semicolon = message["code"]["code"] == "redundant_semicolons";
+    let children = message["children"].as_array().into_iter().flatten();
+    std::iter::once(message)
+        .chain(children)
+        .flat_map(|m| m["spans"].as_array().into_iter().flatten())
+        .filter_map(|span| {
+            let start = span["byte_start"].as_u64()? as usize;
+            let end = span["byte_end"].as_u64()? as usize;
+            let new = span["suggested_replacement"].as_str()?;
+            let sure = span["suggestion_applicability"] == "MachineApplicable";
+            let empty_statement = semicolon && new.is_empty() && code.get(start..end) == Some(";");
+            (sure || empty_statement).then(|| (start, end, new.to_string()))
+        })
+        .collect()
 }
 
 /// The byte ranges of the `fn`, `const` and `static` items whose names
@@ -300,6 +369,44 @@ mod lib {
         assert_eq!(dropped, 7);
         assert_eq!(rustc_errors(&out).unwrap(), None);
         // Nothing more to drop: the step is idempotent.
+        assert_eq!(undead(&out).unwrap(), (out.clone(), 0));
+    }
+
+    /// The fixes of the unused lints: in the library and at the root.
+    #[test]
+    fn applies_the_fixes_of_the_unused_lints() {
+        let program = "use std::fmt;\n\
+            fn main() { let mut x = (lib::f()); println!(\"{x}\"); }\n\
+            #[allow(unused)]\n\
+            mod lib {\n\
+                #![deny()]\n\
+                use std::collections::{HashMap, HashSet};\n\
+                pub fn f() -> usize { ;let s: HashSet<u8> = HashSet::new(); s.len() }\n\
+            }\n";
+        let (out, fixed) = match undead(program) {
+            Ok(r) => r,
+            Err(e) if e.starts_with("cannot run") => return eprintln!("skipped: {e}"),
+            Err(e) => panic!("{e}"),
+        };
+        for gone in [
+            "use std::fmt;",
+            "HashMap",
+            "let mut",
+            "(lib::f())",
+            "#![deny()]",
+            "{ ;",
+        ] {
+            assert!(!out.contains(gone), "{gone} stayed:\n{out}");
+        }
+        for kept in [
+            "use std::collections::HashSet;",
+            "let x = lib::f() ;",
+            "#[allow(unused)]",
+        ] {
+            assert!(out.contains(kept), "{kept} went:\n{out}");
+        }
+        assert!(fixed >= 6, "{fixed}:\n{out}");
+        assert_eq!(rustc_errors(&out).unwrap(), None);
         assert_eq!(undead(&out).unwrap(), (out.clone(), 0));
     }
 

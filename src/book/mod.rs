@@ -12,6 +12,7 @@ pub mod code;
 pub mod data;
 
 use crate::board::{images, Board};
+#[cfg(not(cargo_equip))]
 use crate::rng::Rng;
 use crate::square::Square;
 use std::collections::HashMap;
@@ -114,6 +115,9 @@ impl Book {
         &self.table
     }
 
+    // The encoder, the tools and `--book-margin` only: not in the
+    // submission, which plays the book move (`lookup`).
+    #[cfg(not(cargo_equip))]
     /// The entry of `board`'s canonical image.
     pub fn find(&self, board: &Board) -> Option<BookEntry> {
         let (c, _) = canonical(board);
@@ -136,6 +140,8 @@ impl Book {
         })
     }
 
+    // The tools and `--book-margin` only: not in the submission.
+    #[cfg(not(cargo_equip))]
     /// The moves of `board` that lead to book positions, with their values
     /// for the side to move, best first (the book move first among equals).
     pub fn moves(&self, board: &Board) -> Vec<BookMove> {
@@ -156,6 +162,8 @@ impl Book {
         out
     }
 
+    // `--book-margin` only: not in the submission.
+    #[cfg(not(cargo_equip))]
     /// The move to play from the book: the book move, or with `margin`
     /// (discs) a uniform choice among it and the moves into the book whose
     /// value is within `margin` of it. `None` outside the book.

@@ -57,6 +57,8 @@ pub fn active_inputs(mut t: usize, squares: usize) -> Vec<usize> {
     active
 }
 
+// Tools and tests only: not in the submission (docs/bundle.md).
+#[cfg(not(cargo_equip))]
 /// The outputs of a network (`params` laid out as [`param_count`] says) for
 /// binary inputs of which `active` are 1.
 pub fn forward(params: &[f32], sizes: &[usize], active: &[usize]) -> Vec<f32> {

@@ -209,8 +209,20 @@ impl AlphaBeta {
         }
     }
 
+    /// The bot's searcher: the pattern evaluation and every default
+    /// setting (as [`AlphaBeta::from_config`] builds it from the default
+    /// [`Config`](super::Config)), showing its best move so far at
+    /// `progress`. The CodinGame submission, which has no `Config`, plays
+    /// this one.
+    pub fn bot(progress: Progress) -> AlphaBeta {
+        let mut search = AlphaBeta::new(crate::eval::Evaluator::patterns());
+        search.progress = progress;
+        search
+    }
+
     /// The searcher `--strategy alphabeta` builds from `config` (its
     /// evaluation, Multi-ProbCut on or off, `--exact`).
+    #[cfg(not(cargo_equip))]
     pub fn from_config(config: &super::Config) -> AlphaBeta {
         let mut search = AlphaBeta::new(crate::eval::Evaluator::new(config.eval, config.seed));
         search.set_selective(config.selective);
@@ -804,6 +816,7 @@ impl AlphaBeta {
 }
 
 impl Strategy for AlphaBeta {
+    #[cfg(not(cargo_equip))]
     fn name(&self) -> &'static str {
         "alphabeta"
     }

@@ -47,11 +47,14 @@ pub mod stats;
 /// measured here with 2000 playouts per move, 100 paired games each
 /// (docs/experiments.md), 0.35 scored 71.5 % against 1.414, 59 % against 0.5
 /// and 55 % against 0.2; 0.7 scored 61 % against 1.414.
+#[cfg(not(cargo_equip))]
 pub const MCTS_DEFAULT_C: f64 = 0.35;
 /// `nmc`: the level when `--level` is not given.
+#[cfg(not(cargo_equip))]
 pub const NMC_DEFAULT_LEVEL: u32 = 2;
 /// `nmc`: the highest level accepted: a level-3 root evaluation costs about
 /// 60 × 10 × 600 playouts, far over a 150 ms turn.
+#[cfg(not(cargo_equip))]
 pub const NMC_MAX_LEVEL: u32 = 3;
 
 /// What a search may spend.
@@ -66,6 +69,8 @@ pub struct Limits {
 }
 
 impl Limits {
+    // Tools and tests only: not in the submission (docs/bundle.md).
+    #[cfg(not(cargo_equip))]
     /// Time-limited only.
     pub fn time(deadline: Deadline) -> Limits {
         Limits {
@@ -134,7 +139,9 @@ pub enum Score {
 /// A way of choosing moves. Implementations keep their own state (tables,
 /// trees, random generators) between the moves of one game.
 pub trait Strategy {
-    /// The name given to `--strategy`.
+    /// The name given to `--strategy` (not in the submission, which plays
+    /// alphabeta alone).
+    #[cfg(not(cargo_equip))]
     fn name(&self) -> &'static str;
 
     /// Chooses one of `moves` (a non-empty subset of `board.moves()`).
@@ -161,7 +168,9 @@ impl Progress {
     }
 }
 
-/// Settings shared by the strategies that [`create`] builds.
+/// Settings shared by the strategies that [`create`] builds. Not in the
+/// submission: its bot plays [`alphabeta::AlphaBeta::bot`].
+#[cfg(not(cargo_equip))]
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
     /// Seed of every random choice.
@@ -188,6 +197,7 @@ pub struct Config {
     pub progress: Progress,
 }
 
+#[cfg(not(cargo_equip))]
 impl Default for Config {
     fn default() -> Config {
         Config {
@@ -205,6 +215,7 @@ impl Default for Config {
 }
 
 /// The strategy the bot plays when none is named: the strongest measured.
+#[cfg(not(cargo_equip))]
 pub const DEFAULT_STRATEGY: &str = "alphabeta";
 
 /// The names `--strategy` accepts.
@@ -218,11 +229,9 @@ pub const STRATEGY_NAMES: &[&str] = &[
     "mcts",
     "nmc",
 ];
-/// The names `--strategy` accepts in the CodinGame submission.
-#[cfg(cargo_equip)]
-pub const STRATEGY_NAMES: &[&str] = &["alphabeta"];
 
 /// Builds the strategy called `name`, or `None` for an unknown name.
+#[cfg(not(cargo_equip))]
 pub fn create(name: &str, config: &Config) -> Option<Box<dyn Strategy>> {
     #[cfg(not(cargo_equip))]
     let eval = crate::eval::Evaluator::new(config.eval, config.seed);

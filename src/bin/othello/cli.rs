@@ -2,12 +2,18 @@
 //! every error, and the number parsing the tools' commands share. The
 //! tools' commands are `tools/`'s: `main.rs` asks them first. This module
 //! uses neither.
+//!
+//! The CodinGame submission, which is run without arguments, knows only
+//! `--depth`, `--time-ms` and `--help` (the bundle's tests use the first
+//! two): the other options and their fields are under
+//! `#[cfg(not(cargo_equip))]` (docs/bundle.md).
 
-use othello::eval::EvalKind;
 #[cfg(not(cargo_equip))]
-use othello::search::NMC_MAX_LEVEL;
+use othello::eval::EvalKind;
+use othello::search::Limits;
+#[cfg(not(cargo_equip))]
 use othello::search::{
-    self, Limits, DEFAULT_STRATEGY, MCTS_DEFAULT_C, NMC_DEFAULT_LEVEL, STRATEGY_NAMES,
+    self, DEFAULT_STRATEGY, MCTS_DEFAULT_C, NMC_DEFAULT_LEVEL, NMC_MAX_LEVEL, STRATEGY_NAMES,
 };
 use othello::time::Deadline;
 
@@ -78,14 +84,10 @@ options of the bot:
   --level L         nmc: nesting level 1..3 (default 2)
 ";
 
-/// The usage text of the CodinGame submission, which has the bot only
-/// (docs/bundle.md).
+/// The usage text of the CodinGame submission, which has the bot only and
+/// its two limits (docs/bundle.md).
 #[cfg(cargo_equip)]
-pub const USAGE: &str = "\
-usage:
-  othello [OPTIONS]          play on CodinGame's protocol (stdin/stdout)
-options: --depth N, --time-ms N, --nodes N, --eval NAME, --full-width, --exact E, --seed N, --book, --no-book, --book-margin D (see the crate's --help)
-";
+pub const USAGE: &str = "usage: othello [--depth N] [--time-ms N] (see the crate's --help)\n";
 
 /// What the bot's arguments ask for.
 #[derive(Clone, Debug, PartialEq)]
@@ -100,32 +102,44 @@ pub enum Command {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BotOptions {
     /// The strategy's name.
+    #[cfg(not(cargo_equip))]
     pub strategy: String,
     /// `--depth`.
     pub depth: Option<u32>,
     /// `--time-ms`.
     pub time_ms: Option<u64>,
     /// `--nodes`.
+    #[cfg(not(cargo_equip))]
     pub nodes: Option<u64>,
     /// `--eval`.
+    #[cfg(not(cargo_equip))]
     pub eval: EvalKind,
     /// `--full-width`: Multi-ProbCut off.
+    #[cfg(not(cargo_equip))]
     pub full_width: bool,
     /// `--exact`: solve exactly from this many empties, also at a fixed depth.
+    #[cfg(not(cargo_equip))]
     pub exact: Option<u32>,
     /// `--seed` (None: the caller falls back to `$OTHELLO_SEED`, then 0).
+    #[cfg(not(cargo_equip))]
     pub seed: Option<u64>,
     /// `--book` / `--no-book` (None: [`BotOptions::uses_book`]'s default).
+    #[cfg(not(cargo_equip))]
     pub book: Option<bool>,
     /// `--book-margin`: discs below the best a book move may be.
+    #[cfg(not(cargo_equip))]
     pub book_margin: u32,
     /// `--playouts`.
+    #[cfg(not(cargo_equip))]
     pub playouts: Option<u64>,
     /// `--playout-depth`.
+    #[cfg(not(cargo_equip))]
     pub playout_depth: Option<u32>,
     /// `--c`.
+    #[cfg(not(cargo_equip))]
     pub c: f64,
     /// `--level`.
+    #[cfg(not(cargo_equip))]
     pub level: u32,
 }
 
@@ -133,13 +147,21 @@ impl BotOptions {
     /// Whether the bot plays the opening book: as `--book`/`--no-book`
     /// say, else when it plays alphabeta under the clock (a fixed depth or
     /// node count measures the engine, not the book).
+    #[cfg(not(cargo_equip))]
     pub fn uses_book(&self) -> bool {
         self.book.unwrap_or(
             self.strategy == DEFAULT_STRATEGY && self.depth.is_none() && self.nodes.is_none(),
         )
     }
 
+    /// The submission's: under the clock, that is without `--depth`.
+    #[cfg(cargo_equip)]
+    pub fn uses_book(&self) -> bool {
+        self.depth.is_none()
+    }
+
     /// The seed: `--seed`, else `$OTHELLO_SEED`, else 0.
+    #[cfg(not(cargo_equip))]
     pub fn seed(&self) -> u64 {
         self.seed.unwrap_or_else(|| {
             std::env::var("OTHELLO_SEED")
@@ -161,11 +183,15 @@ impl BotOptions {
         Limits {
             deadline,
             depth: self.depth,
+            #[cfg(not(cargo_equip))]
             nodes: self.nodes,
+            #[cfg(cargo_equip)]
+            nodes: None,
         }
     }
 
     /// The settings of the strategy these options build.
+    #[cfg(not(cargo_equip))]
     pub fn config(&self) -> search::Config {
         search::Config {
             seed: self.seed(),
@@ -184,19 +210,31 @@ impl BotOptions {
 impl Default for BotOptions {
     fn default() -> BotOptions {
         BotOptions {
+            #[cfg(not(cargo_equip))]
             strategy: DEFAULT_STRATEGY.to_string(),
             depth: None,
             time_ms: None,
+            #[cfg(not(cargo_equip))]
             nodes: None,
+            #[cfg(not(cargo_equip))]
             eval: EvalKind::Pattern,
+            #[cfg(not(cargo_equip))]
             full_width: false,
+            #[cfg(not(cargo_equip))]
             exact: None,
+            #[cfg(not(cargo_equip))]
             seed: None,
+            #[cfg(not(cargo_equip))]
             book: None,
+            #[cfg(not(cargo_equip))]
             book_margin: 0,
+            #[cfg(not(cargo_equip))]
             playouts: None,
+            #[cfg(not(cargo_equip))]
             playout_depth: None,
+            #[cfg(not(cargo_equip))]
             c: MCTS_DEFAULT_C,
+            #[cfg(not(cargo_equip))]
             level: NMC_DEFAULT_LEVEL,
         }
     }
@@ -221,6 +259,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--help" | "-h" => return Ok(Command::Help),
+            #[cfg(not(cargo_equip))]
             "--strategy" => {
                 let name = it.next().ok_or("--strategy needs a value")?;
                 if !STRATEGY_NAMES.contains(&name.as_str()) {
@@ -245,12 +284,19 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 }
                 options.time_ms = Some(t);
             }
+            #[cfg(not(cargo_equip))]
             "--nodes" => options.nodes = Some(number("--nodes", it.next())?),
+            #[cfg(not(cargo_equip))]
             "--seed" => options.seed = Some(number("--seed", it.next())?),
+            #[cfg(not(cargo_equip))]
             "--eval" => options.eval = parse_eval(it.next())?,
+            #[cfg(not(cargo_equip))]
             "--full-width" => options.full_width = true,
+            #[cfg(not(cargo_equip))]
             "--book" => options.book = Some(true),
+            #[cfg(not(cargo_equip))]
             "--no-book" => options.book = Some(false),
+            #[cfg(not(cargo_equip))]
             "--book-margin" => {
                 let d: u32 = number("--book-margin", it.next())?;
                 if d > 64 {
@@ -258,6 +304,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 }
                 options.book_margin = d;
             }
+            #[cfg(not(cargo_equip))]
             "--exact" => {
                 let n: u32 = number("--exact", it.next())?;
                 if n > 60 {
@@ -265,10 +312,13 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 }
                 options.exact = Some(n);
             }
+            #[cfg(not(cargo_equip))]
             other => match monte_carlo_flag(other, &mut it, &mut options) {
                 Some(set) => set?,
                 None => return Err(format!("unknown argument {other:?}")),
             },
+            #[cfg(cargo_equip)]
+            other => return Err(format!("unknown argument {other:?}")),
         }
     }
     Ok(Command::Bot(options))
@@ -289,16 +339,6 @@ fn monte_carlo_flag(
         "--level" => level(it.next()).map(|l| options.level = l),
         _ => return None,
     })
-}
-
-/// The submission plays alphabeta alone: no Monte Carlo flag.
-#[cfg(cargo_equip)]
-fn monte_carlo_flag(
-    _: &str,
-    _: &mut dyn Iterator<Item = &String>,
-    _: &mut BotOptions,
-) -> Option<Result<(), String>> {
-    None
 }
 
 /// The value of `--c`: a finite number, at least 0.
@@ -338,6 +378,7 @@ pub fn positive<T: core::str::FromStr + PartialEq + From<u8>>(
 }
 
 /// The value of `--eval`.
+#[cfg(not(cargo_equip))]
 pub fn parse_eval(value: Option<&String>) -> Result<EvalKind, String> {
     let name = value.ok_or("--eval needs a value")?;
     EvalKind::parse(name).ok_or_else(|| {

@@ -6,29 +6,22 @@
 mod cli;
 mod input;
 mod watchdog;
-// The submission leaves the tools out: `bundle finish` drops items under
-// `#[cfg(not(cargo_equip))]` here and keeps those under `#[cfg(cargo_equip)]`
-// (docs/bundle.md), as cargo-equip does in the library.
+// The submission leaves the tools out: `bundle finish` drops what is under
+// `#[cfg(not(cargo_equip))]` here (items, statements, fields, arms) and keeps
+// what is under `#[cfg(cargo_equip)]` (docs/bundle.md), as cargo-equip does
+// in the library.
 #[cfg(not(cargo_equip))]
 mod tools;
-/// The submission's tools: none.
-#[cfg(cargo_equip)]
-mod tools {
-    pub enum Tool {}
-    pub fn parse(_: &[String]) -> Option<Result<Tool, String>> {
-        None
-    }
-    pub fn run(tool: Tool) -> std::process::ExitCode {
-        match tool {}
-    }
-}
 
 use cli::{BotOptions, Command};
 use input::CheckedLines;
 use othello::book::Book;
 use othello::protocol::{self, Lines};
+#[cfg(not(cargo_equip))]
 use othello::rng::Rng;
 use othello::search::{self, Score, SearchResult};
+#[cfg(cargo_equip)]
+use othello::search::{alphabeta::AlphaBeta, Strategy};
 use othello::time::{turn_budget_ms, LagGuard, FIRST_TURN_BUDGET_MS};
 use othello::Bitboard;
 use std::io::{self, BufRead, Write};
@@ -43,11 +36,15 @@ const EXIT_USAGE: u8 = 2;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Arguments that name a tool are the tool's; all others the bot's.
+    #[cfg(not(cargo_equip))]
     let command = match tools::parse(&args) {
         Some(Ok(tool)) => return tools::run(tool),
         Some(Err(message)) => Err(message),
         None => cli::parse(&args),
     };
+    // The submission has no tools.
+    #[cfg(cargo_equip)]
+    let command = cli::parse(&args);
     match command {
         Ok(Command::Help) => {
             print!("{}", cli::USAGE);
@@ -64,18 +61,24 @@ fn main() -> ExitCode {
 
 /// Plays the CodinGame protocol until the input ends.
 fn run_bot(options: &BotOptions) -> ExitCode {
+    #[cfg(not(cargo_equip))]
     let seed = options.seed();
     // The search's best move so far, for the watchdog.
     static BEST: AtomicU8 = AtomicU8::new(0);
     let progress = search::Progress(Some(&BEST));
+    #[cfg(not(cargo_equip))]
     let config = search::Config {
         progress,
         ..options.config()
     };
+    #[cfg(not(cargo_equip))]
     let Some(mut strategy) = search::create(&options.strategy, &config) else {
         eprintln!("othello: unknown strategy {:?}", options.strategy);
         return ExitCode::from(EXIT_USAGE);
     };
+    // The submission plays alphabeta with the default settings.
+    #[cfg(cargo_equip)]
+    let mut strategy = AlphaBeta::bot(progress);
 
     let stdin = io::stdin();
     let mut lines = Lines::new(CheckedLines::new(stdin.lock()));
@@ -90,6 +93,7 @@ fn run_bot(options: &BotOptions) -> ExitCode {
         Err(e) => return malformed(&lines, &e),
     };
     let mut book = Book::default();
+    #[cfg(not(cargo_equip))]
     let mut book_rng = Rng::seed_from_u64(seed);
     let mut first_turn = true;
     // A loaded machine (late answers, waits for a CPU) shortens the
@@ -112,7 +116,10 @@ fn run_bot(options: &BotOptions) -> ExitCode {
             // which after book moves has only 150 ms; then the book, whose
             // ranks read them. A book that does not decode is played
             // without, never a panic (docs/book.md).
+            #[cfg(not(cargo_equip))]
             let _ = othello::eval::Evaluator::new(options.eval, seed).pattern_tables();
+            #[cfg(cargo_equip)]
+            let _ = othello::eval::pattern::tables();
             if options.uses_book() {
                 book = Book::compiled().unwrap_or_else(|e| {
                     eprintln!("othello: {e}; playing without the book");
@@ -142,9 +149,12 @@ fn run_bot(options: &BotOptions) -> ExitCode {
             // The board and the list disagree entirely: trust the list.
             format!("{} MSG desync", turn.actions[0])
         } else {
-            let in_book = book
-                .choose(&turn.board, options.book_margin as i32, &mut book_rng)
-                .filter(|m| candidates & m.best.bit() != 0);
+            #[cfg(not(cargo_equip))]
+            let in_book = book.choose(&turn.board, options.book_margin as i32, &mut book_rng);
+            // The submission plays the book move (no `--book-margin`).
+            #[cfg(cargo_equip)]
+            let in_book = book.lookup(&turn.board);
+            let in_book = in_book.filter(|m| candidates & m.best.bit() != 0);
             let result = match in_book {
                 Some(m) => SearchResult {
                     best: m.best,

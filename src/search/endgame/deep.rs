@@ -222,6 +222,8 @@ impl Solver {
                 if value != UNKNOWN {
                     let rule = self.rule(&self.sorted_rules, n);
                     if let Some(cut) = probcut_bound(p, o, alpha, beta, rule, value) {
+                        // The calibration's record: not in the submission.
+                        #[cfg(not(cargo_equip))]
                         self.note_cut(p, o, cut.bound, cut.bound >= beta);
                         self.hold_to(cut);
                         return (cut.bound, best_move, true);
@@ -449,6 +451,8 @@ impl Solver {
             let rule = self.rule(&self.cut_rules, n);
             let known = if t.hand_down { shallow } else { UNKNOWN };
             if let Some(cut) = probcut_bound(p, o, alpha, beta, rule, known) {
+                // The calibration's record: not in the submission.
+                #[cfg(not(cargo_equip))]
                 self.note_cut(p, o, cut.bound, cut.bound >= beta);
                 self.hold_to(cut);
                 return cut.bound;
