@@ -84,10 +84,10 @@ compiles() {
 # --rename-debug: the bot prints no derived `Debug` on stdout (its answers
 # are compared with the native binary's by tests/bundle.rs), so those names
 # are renamed too. `bundle undebug` then drops the `Debug` derives the
-# program does not need (docs/bundle.md, "Unused `Debug` derives"), and
-# `bundle unpub` the `pub`s (docs/bundle.md, "Unneeded `pub`s"). Without
+# program does not need (docs/journal/bundle.md, "Unused `Debug` derives"), and
+# `bundle unpub` the `pub`s (docs/journal/bundle.md, "Unneeded `pub`s"). Without
 # them rustc sees which functions and constants the bot never uses, and
-# `bundle undead` drops those (docs/bundle.md, "Unused items").
+# `bundle undead` drops those (docs/journal/bundle.md, "Unused items").
 if [ "$check" = 1 ]; then
     tool finish "$tmp/raw.rs" "$tmp/finished.rs" "$root" >/dev/null
     tool minify "$tmp/finished.rs" -o "$tmp/minified.rs" --rename-debug >/dev/null

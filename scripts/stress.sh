@@ -18,7 +18,7 @@
 # The referee keeps its defaults: CodinGame's limits (150 ms a later turn,
 # 2000 ms the first), concurrency = the number of cores, random 6-ply
 # openings. Nothing is asserted: the figures are printed, to be recorded
-# (docs/search.md, "Under load"), each timeout on its own line with the
+# (docs/journal/search.md, "Under load"), each timeout on its own line with the
 # bot's own time when its late answer's MSG gives one. The burners are
 # killed on every exit path. Builds first, so that no build runs beside the
 # match.

@@ -9,10 +9,10 @@
 //! table asks, before its pages are first touched (it fills them when
 //! made, in the first turn's 2 s). The endgame solver's table, touched
 //! lazily during later turns, does not ask: faults of 2 MiB pages there
-//! overran turns under load (docs/search.md, "Huge pages under load"). The evaluation's
+//! overran turns under load (docs/journal/search.md, "Huge pages under load"). The evaluation's
 //! weights (2.3 MB) on huge pages measured no faster. A hint only: where
 //! the call fails or the system gives no huge pages, nothing changes but
-//! the speed (docs/search.md, "Potential mobility in the sort, and huge
+//! the speed (docs/journal/search.md, "Potential mobility in the sort, and huge
 //! pages").
 
 /// `MADV_HUGEPAGE` of Linux's `madvise`.

@@ -12,7 +12,7 @@ pub const CODINGAME_TURN_MS: u64 = 150;
 /// it on a loaded machine. 130 (was 100) since issue 48: 1,000 games
 /// against 100 gave +19.1 +/- 17.3 Elo, mean midgame depth 14.7 against
 /// 14.2 on the midgame bench, and with six busy loops beside a match the
-/// slowest reply took 131.9 ms, no timeout (docs/search.md, "The time plan
+/// slowest reply took 131.9 ms, no timeout (docs/journal/search.md, "The time plan
 /// at 100, 115 and 130 ms"). Before the cuts, 120 ms saw answers over
 /// 150 ms with about ten busy processes on the 2-core machine.
 pub const DEFAULT_TURN_BUDGET_MS: u64 = 130;
@@ -21,7 +21,7 @@ pub const DEFAULT_TURN_BUDGET_MS: u64 = 130;
 pub const FIRST_TURN_BUDGET_MS: u64 = 1000;
 /// The hard budget of a later turn in the transition, from
 /// [`TRANSITION_EMPTIES`]: where the midgame search hands over to the
-/// solver and games are decided. On the transition bench (docs/endgame.md,
+/// solver and games are decided. On the transition bench (docs/journal/endgame.md,
 /// "The transition") 135 ms instead of 100, with the solve's rules of
 /// that page, took the loss at 21-23 empties from 0.83 to 0.45-0.47 discs
 /// a move (120 ms did less); at 24-26 it bought nothing measurable. Under
@@ -47,7 +47,7 @@ pub fn turn_budget_ms(empties: u32) -> u64 {
 /// than the previous iteration's, so a late start is not wasted, and
 /// CodinGame has no time bank: time saved on one turn is lost. 0.7 (was
 /// 0.45) since 2026-11-27: 1,000 games against 0.45 at CodinGame limits
-/// gave +26.8 +/- 18.7 Elo, no timeout (docs/search.md, "The soft limit
+/// gave +26.8 +/- 18.7 Elo, no timeout (docs/journal/search.md, "The soft limit
 /// again"); in 2026-11, before the table and the 130 ms budget, 0.6 and
 /// stopping once the best move was stable had shown nothing.
 pub const SOFT_FRACTION: f64 = 0.7;
@@ -56,7 +56,7 @@ pub const NODES_PER_CLOCK_CHECK: u64 = 1024;
 /// An answer later than its hard budget by up to this much (ms) is normal
 /// jitter: on an idle machine the bot's own clock reads at most about
 /// 1 ms past it, with two busy processes beside a match up to 7 ms
-/// (docs/search.md, "Under load").
+/// (docs/journal/search.md, "Under load").
 pub const LAG_TOLERANCE_MS: f64 = 5.0;
 /// A machine that kept the bot waiting once will likely do it again: each
 /// later budget is cut by this many times the remembered lateness.
@@ -73,7 +73,7 @@ pub const LAG_DECAY: f64 = 0.9;
 /// 6,000-12,000 turns there, one timeout in six runs before and after).
 /// On an idle machine (two games on two cores) the waits average a fifth
 /// of a turn and the cut grows by about 2 ms a turn on average
-/// (docs/search.md, "The wait share at 0.35").
+/// (docs/journal/search.md, "The wait share at 0.35").
 pub const WAIT_FREE: f64 = 0.35;
 /// The cut (ms) when the process waited for a CPU the whole turn; it grows
 /// linearly from nothing at [`WAIT_FREE`].

@@ -1,4 +1,4 @@
-//! The transition bench's positions (`othello transition`, docs/endgame.md,
+//! The transition bench's positions (`othello transition`, docs/journal/endgame.md,
 //! "The transition bench"), parsed from text (the library reads no files).
 //!
 //! A line is a game's transcript from the standard start position up to

@@ -1,5 +1,5 @@
 //! The calibration check of the selective passes on a small committed
-//! sample (docs/endgame.md, "The selective solve's cut, calibrated"): each
+//! sample (docs/journal/endgame.md, "The selective solve's cut, calibrated"): each
 //! pass's cut decisions are confirmed by exact solves at least as often as
 //! the pass claims, within [`TOLERANCE`].
 

@@ -1,4 +1,4 @@
-//! The transition bench's tool, `othello transition` (docs/endgame.md,
+//! The transition bench's tool, `othello transition` (docs/journal/endgame.md,
 //! "The transition"), on a committed sample of the bench.
 
 use othello::Square;

@@ -1,4 +1,4 @@
-//! The endgame transition's reproducers (docs/endgame.md, "The
+//! The endgame transition's reproducers (docs/journal/endgame.md, "The
 //! transition"): the bot's later turns at 21 empties that the selective
 //! solve's narrow pass lost. In a test binary of their own, so that no
 //! other test shares the machine with their timed turns.

@@ -6,7 +6,7 @@
 //! `Debug`"), which gets it back, round after round, until the program
 //! compiles. Dropping a derive cannot change what a program that compiles
 //! does: nothing but formatting can reach the impl. Deterministic for a
-//! given rustc (docs/bundle.md, "Unused `Debug` derives").
+//! given rustc (docs/journal/bundle.md, "Unused `Debug` derives").
 
 use crate::settle::settle;
 use std::collections::BTreeSet;

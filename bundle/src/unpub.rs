@@ -7,7 +7,7 @@
 //! struct `S` is private"), which gets it back, round after round, until the
 //! program compiles. Names are matched, not places, so a name that several
 //! items share gets its `pub` back on all of them: it may keep a few more
-//! than it needs, never fewer (docs/bundle.md, "Unneeded `pub`s").
+//! than it needs, never fewer (docs/journal/bundle.md, "Unneeded `pub`s").
 //!
 //! Privacy changes which program compiles, and in three places which item
 //! a name means; those `pub`s are never dropped:

@@ -1,4 +1,4 @@
-//! The field test of `bundle minify` (docs/bundle.md, "Field test"): single
+//! The field test of `bundle minify` (docs/journal/bundle.md, "Field test"): single
 //! -file programs in the styles real bots use (`tests/data/field/*.rs`, each
 //! with its input `*.in`) are minified with the default options, both
 //! versions are compiled with rustc and run on the input, and their standard

@@ -32,7 +32,7 @@ pub const EXACT_EMPTIES: u32 = 20;
 /// ([`PASS_CUTS`], then exact) before any midgame search. 23 (was 22)
 /// since issue 47: on the tuning bench at 23 empties the passes lost 0.59
 /// discs a move against 0.76 for the midgame search alone, at 24 on the
-/// self-play bench 0.80 against 0.50 (docs/endgame.md, "The turn").
+/// self-play bench 0.80 against 0.50 (docs/journal/endgame.md, "The turn").
 pub const SELECTIVE_EMPTIES: u32 = 23;
 /// The cut of a selective solve with no time limit (above the exact
 /// empties), in hundredths of a standard deviation; timed turns use
@@ -47,10 +47,10 @@ pub const SELECTIVE_CUT: i32 = 200;
 /// empties 0.65 discs a move against 0.15 with the old cuts 50, 100); with
 /// the fitted cut, playing from 73% or from 87% was level over 21-23
 /// empties on the tuning bench (0.35 / 0.61 / 0.59 against 0.36 / 0.53 /
-/// 0.64 at 21 / 22 / 23; docs/endgame.md, "The turn").
+/// 0.64 at 21 / 22 / 23; docs/journal/endgame.md, "The turn").
 pub const MIN_PLAYED_CUT: i32 = 110;
 /// The selective passes of a turn's solve, rising, in hundredths of a
-/// standard deviation of the cut's fitted error (docs/endgame.md, "The
+/// standard deviation of the cut's fitted error (docs/journal/endgame.md, "The
 /// selective solve's cut, calibrated"): about 38% (only orders the next;
 /// 2-5 ms at 22 empties, it cut the 73% pass from 30 to 18 ms), 73%, 87%,
 /// 95%, 98% and 99% confidence ([`super::endgame::confidence`]), the last
@@ -63,7 +63,7 @@ pub const PASS_CUTS: &[i32] = &[50, 110, 150, 200, 233, 280];
 /// 71 of the 105 positions at 22 whose 98% pass did (its moves lost 12
 /// discs there, the 98% pass's 22); below, it would delay proofs (at 21
 /// empties on the tuning bench 61 of 150 proven instead of 76;
-/// docs/endgame.md, "A 99% pass at 22-23 empties").
+/// docs/journal/endgame.md, "A 99% pass at 22-23 empties").
 pub const WIDEST_PASS_EMPTIES: u32 = 22;
 
 /// The cuts of a turn's selective passes at `empties` empties.
@@ -96,14 +96,14 @@ pub const FIRST_PASS_SHARE: f64 = 0.6;
 /// (was 0.9) since issue 47's second pass: on the strong-play bench at
 /// 21-23 empties 0.44 discs a move against 0.49, twice in turn (tuning
 /// bench 0.33 both); the passes then end by 128 ms of the 135, before the
-/// midgame search's own hard stop (docs/endgame.md, "Second pass").
+/// midgame search's own hard stop (docs/journal/endgame.md, "Second pass").
 pub const SOLVE_SHARE: f64 = 0.95;
 /// At this many empties a timed turn spends what the midgame search leaves
 /// on the selective passes, so that the side's next turn, the first to
 /// solve at 22, finds their moves in the table (on the strong-play bench
 /// at 22 its 95% pass took about 9% fewer nodes, and finished within the
 /// turn on 75% of positions against 73%, four runs each in turn; warming
-/// at 25 for the turns at 23 gave nothing: docs/endgame.md, "Warm tables
+/// at 25 for the turns at 23 gave nothing: docs/journal/endgame.md, "Warm tables
 /// at 24 empties").
 pub const WARM_EMPTIES: u32 = 24;
 /// Deepest iteration of iterative deepening.
@@ -120,14 +120,14 @@ pub const ORDER_EVAL_MIN_DEPTH: u32 = 4;
 pub const ORDER_EVAL_WEIGHT: i32 = 8;
 /// Sort-key units per square of the opponent's potential mobility after a
 /// move (the empty squares next to our discs). On the midgame bench's 76
-/// positions (docs/search.md, "Potential mobility in the sort"), full width
+/// positions (docs/journal/search.md, "Potential mobility in the sort"), full width
 /// to depth 12 / selective to 15: without 271.4 M / 75.9 M nodes, weight 1
 /// 248.2 / 73.3 M, 2 242.0 / 73.0 M; 3 (on 19 positions) cost more than 2.
 pub const ORDER_POTENTIAL_WEIGHT: i32 = 2;
 /// From this remaining depth up, the sort weighs each child's value by a
 /// shallow search instead of its evaluation: depth 1 from here, one more
 /// every [`SHALLOW_ORDER_STEP`] plies. On 19 positions of the midgame
-/// bench at selective depth 16 (docs/search.md, "Fewer nodes"), from 8:
+/// bench at selective depth 16 (docs/journal/search.md, "Fewer nodes"), from 8:
 /// 41.6 M nodes, against 43.2 M with the evaluation alone (from 6: 47.1 M,
 /// from 10: 44.0 M).
 pub const SHALLOW_ORDER_MIN_DEPTH: u32 = 8;
@@ -138,7 +138,7 @@ pub const SHALLOW_ORDER_STEP: u32 = 4;
 pub const SHALLOW_ORDER_WINDOW: i32 = 8 * SCALE;
 /// From this remaining depth up, the children's table entries are looked
 /// up for a cut-off before the node is searched ([`AlphaBeta::etc`]). On
-/// 19 positions of the midgame bench at selective depth 16 (docs/search.md,
+/// 19 positions of the midgame bench at selective depth 16 (docs/journal/search.md,
 /// "Fewer nodes") from 3, 4 and 6 the nodes fell by 6%, 4% and 3%, the
 /// time the same within the noise; 6 probes least.
 pub const ETC_MIN_DEPTH: u32 = 6;
@@ -146,7 +146,7 @@ pub const ETC_MIN_DEPTH: u32 = 6;
 /// most this many plies shallower than the node; a shallower entry's move
 /// (often from a sorting search or Multi-ProbCut's shallow search) orders
 /// worse than the sort. On 19 positions of the midgame bench at selective
-/// depth 16 / full width depth 12 (docs/search.md, "The table's move"):
+/// depth 16 / full width depth 12 (docs/journal/search.md, "The table's move"):
 /// any depth 38.9 M / 106.8 M nodes, 1 ply 35.9 / 102.4 M, 2 34.5 / 102.7
 /// M, 3 34.7 / 103.5 M, 4 35.7 / 103.4 M, 8 38.7 / 106.6 M; 0 (the same
 /// depth only, so no move from the previous iteration) 78.5 / 84.6 M.
@@ -155,7 +155,7 @@ pub const TABLE_MOVE_SLACK: u32 = 2;
 /// the entry was searched at least this deep: a depth-1 entry's move is
 /// the child with the best evaluation (or the first above `beta`), a worse
 /// guess than the sort's fewest replies. On 19 positions of the midgame
-/// bench (docs/search.md, "Depth-1 entries' moves"), full width to depth
+/// bench (docs/journal/search.md, "Depth-1 entries' moves"), full width to depth
 /// 12: 102.7 M nodes with such moves, 68.8 M without; selective depth 16:
 /// 34.5 M and 34.6 M.
 pub const TABLE_MOVE_MIN_DEPTH: u32 = 2;

@@ -45,7 +45,7 @@ pub mod stats;
 /// `mcts`: the exploration constant when `--c` is not given. UCB1's
 /// theoretical value for rewards in 0..1 is sqrt(2) (Auer et al. 2002);
 /// measured here with 2000 playouts per move, 100 paired games each
-/// (docs/experiments.md), 0.35 scored 71.5 % against 1.414, 59 % against 0.5
+/// (docs/journal/experiments.md), 0.35 scored 71.5 % against 1.414, 59 % against 0.5
 /// and 55 % against 0.2; 0.7 scored 61 % against 1.414.
 #[cfg(not(cargo_equip))]
 pub const MCTS_DEFAULT_C: f64 = 0.35;

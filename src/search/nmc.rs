@@ -39,7 +39,7 @@ pub use super::{NMC_DEFAULT_LEVEL as DEFAULT_LEVEL, NMC_MAX_LEVEL as MAX_LEVEL};
 /// Whether a level-n playout plays the first tried move whose level-(n-1)
 /// playout wins (the paper's "cut on win"). Measured (level 2 against
 /// `pmc`, both 2000 playouts per move, 100 games): 14 % with the cut, 5 %
-/// without; see docs/experiments.md.
+/// without; see docs/journal/experiments.md.
 pub const CUT_ON_WIN: bool = true;
 /// Whether moves in a level-n playout are compared by the final disc
 /// margin of their level-(n-1) playout instead of win/draw/loss (the

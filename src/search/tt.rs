@@ -3,7 +3,7 @@
 //! entry gives way only to a result as deep or deeper, or to any result of
 //! a later search; a new position replaces the lesser entry of its bucket:
 //! an empty one, else one of an earlier search, else the shallower
-//! (docs/search.md, "Fewer nodes (issue 48)").
+//! (docs/journal/search.md, "Fewer nodes (issue 48)").
 
 use crate::board::Board;
 

@@ -76,7 +76,7 @@ pub struct WdlSummary {
 /// p1's disc margin a complete pair of games: the sum of its final disc
 /// differences in the pair's two games (same opening, colours swapped).
 /// Finer than the results where most pairs split, as they do from endgame
-/// positions (docs/endgame.md, "Endgame matches").
+/// positions (docs/journal/endgame.md, "Endgame matches").
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PairMargin {
     /// Pairs counted (complete, neither game ended by a fault).

@@ -36,7 +36,7 @@ fn every_openings_file_reads_without_a_repeat() {
     assert!(short.iter().all(|t| (4..=8).contains(&t.len())));
 }
 
-/// The endgame matches' positions (docs/endgame.md, "Endgame matches"):
+/// The endgame matches' positions (docs/journal/endgame.md, "Endgame matches"):
 /// each line's comment names its empties, which the transcript leaves, and
 /// the judge's value there, within 6 discs of a draw; no position is in
 /// both files.

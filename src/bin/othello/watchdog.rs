@@ -4,7 +4,7 @@
 //! The search stops itself at its budget, but a process the machine does
 //! not run cannot look at its clock: under load the bot has been held for
 //! 20-40 ms at the end of a turn, past CodinGame's 150 ms, and a late
-//! answer loses (docs/search.md, "Under load"). Another thread often runs
+//! answer loses (docs/journal/search.md, "Under load"). Another thread often runs
 //! meanwhile, on the other core or as soon as its timer wakes it. The
 //! watchdog sleeps until [`GRACE`] after the turn's budget and, if the
 //! turn is still unanswered then, answers with the best move the search
@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 /// How long after its budget a turn waits for the search's own answer
 /// before the watchdog answers: the default budgets (at most 135 ms) then
 /// answer by 139 ms. A search the machine runs nearly always answers
-/// within 1 ms of its budget (docs/search.md, "Under load"; "The
+/// within 1 ms of its budget (docs/journal/search.md, "Under load"; "The
 /// watchdog"). 8 ms until later on 2026-12-02, when a watch answered at
 /// 148.5 ms under `scripts/stress.sh`.
 pub const GRACE: Duration = Duration::from_millis(4);

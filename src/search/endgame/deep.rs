@@ -7,7 +7,7 @@ use super::{last::*, probcut::*, table::*, *};
 use crate::board::MAX_MOVES;
 
 // The key's weights were swept on the nodes of fforum-20-39 and FFO
-// #40-#49 (one file each, one process; docs/endgame.md, "FFO #40-#49,
+// #40-#49 (one file each, one process; docs/journal/endgame.md, "FFO #40-#49,
 // third generation, evening"), one at a time around the kept values:
 // replies 12 / 16 / 20, corner replies 24 / 32 / 40 / 48, potential
 // mobility 4 / 5 / 6 / 7 / 8 / 10 / 12, parity 0 / 2 / 4 / 6 / 8 / 16.
@@ -48,7 +48,7 @@ const STABILITY_OFFSET: i32 = -2;
 /// cut, [`LATE_CUT_PCT`] hundredths of the pass's, from
 /// [`LATE_MIN_EMPTIES`] empties up: only a move that fails high there is
 /// searched again at the pass's own cut, as late move reductions do with
-/// depth (docs/endgame.md, "Late moves at a narrower cut").
+/// depth (docs/journal/endgame.md, "Late moves at a narrower cut").
 const LATE_MOVES: usize = 5;
 /// See [`LATE_MOVES`].
 const LATE_CUT_PCT: i32 = 55;
@@ -61,7 +61,7 @@ const LATE_ROOT_EMPTIES: u32 = 22;
 /// moves narrower; the wider ones, whose moves the turn plays when they
 /// finish, search every move at their own cut. On the strong-play bench
 /// at 22 empties this kept most of the gain of late moves in every pass
-/// (docs/endgame.md, "Late moves at a narrower cut, in the narrow passes").
+/// (docs/journal/endgame.md, "Late moves at a narrower cut, in the narrow passes").
 const LATE_MAX_CUT: i32 = 150;
 
 /// A move of the deep search's list: its square, flips and sort key, and

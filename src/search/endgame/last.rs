@@ -11,7 +11,7 @@ const RISKY_SQUARES: u64 = Bitboard::X_SQUARES.0 | Bitboard::C_SQUARES.0;
 
 /// The stability cutoff of the last empties (4 to [`PARITY_EMPTIES`]) is
 /// tried when `alpha >= 2 * n + SHALLOW_STABILITY_OFFSET`, as in the deep
-/// search. FFO #40-#49 (docs/endgame.md, "From 23 empties down, second
+/// search. FFO #40-#49 (docs/journal/endgame.md, "From 23 empties down, second
 /// pass"): without it 696.7 M nodes, 22.7 s; with -2 511.2 M, 21.4 s; 0
 /// 578.3 M, 21.6 s; -4 503.4 M, 22.1 s. The selective passes at 22
 /// empties gain nothing: probcut already cuts those subtrees.

@@ -78,7 +78,7 @@ pub const EVAL_ORDER_EMPTIES: u32 = 12;
 /// In a selective solve the evaluation term joins the key from this many
 /// empties up (where its probcut evaluates every node from
 /// [`PROBCUT_MIN_EMPTIES`] anyway). On the strong-play and
-/// tuning benches' 210 positions at 22 empties (docs/endgame.md, "Seventh
+/// tuning benches' 210 positions at 22 empties (docs/journal/endgame.md, "Seventh
 /// pass") the 95% pass's median fell from 2.30-2.36 M nodes and 72-77 ms
 /// to 1.92 M and 70 ms, finished within the turn on 79% against 75-77%;
 /// FFO #40-#49 (whose exact solves run passes first) 511.2 M -> 498.3 M
@@ -101,7 +101,7 @@ pub const EVAL_ORDER_WEIGHT: i32 = 5;
 /// From this many empties up, the evaluation term of the fastest-first key
 /// is no longer the child's evaluation but a 2-ply evaluated search from
 /// the child ([`SORT_DEEPER_EMPTIES`]): better order where the subtrees are
-/// big enough to pay for it. FFO #40-#49 (docs/endgame.md, "Sorting by
+/// big enough to pay for it. FFO #40-#49 (docs/journal/endgame.md, "Sorting by
 /// shallow searches"): nodes 924 M -> 790 M from 18, 820 M from 19.
 pub const SORT_SEARCH_EMPTIES: u32 = 18;
 /// From this many empties up, that search from the child looks 3 plies
@@ -522,7 +522,7 @@ impl Solver {
                     // move other than the previous pass's better: that move
                     // is played, under the previous pass's name (it beats
                     // that pass's move; the moves this one did not reach
-                    // are unknown; docs/endgame.md, "Second pass" and "A
+                    // are unknown; docs/journal/endgame.md, "Second pass" and "A
                     // move proven better by its null window").
                     if let (Some((best, score)), Some(prev)) = (better, finished) {
                         finished = Some(Solution {

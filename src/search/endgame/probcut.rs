@@ -110,7 +110,7 @@ pub fn cut_rules(cut: i32) -> [CutRule; 61] {
 /// evaluation from [`SELECTIVE_EVAL_ORDER_EMPTIES`], or their searches
 /// from [`SORT_SEARCH_EMPTIES`]). At 16-17 empties it is shallower than
 /// the first cut's ([`shallow_depth`]): a second opinion, not a sharper
-/// one (docs/endgame.md, "Tenth pass").
+/// one (docs/journal/endgame.md, "Tenth pass").
 pub fn sorted_depth(n: u32) -> u32 {
     if n >= SORT_SEARCH_EMPTIES {
         3 + u32::from(n >= SORT_DEEPER_EMPTIES)

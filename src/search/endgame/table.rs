@@ -73,7 +73,7 @@ impl Table {
         // Not on huge pages: its zeroed pages are first touched during
         // the bot's turns, and under load faulting in 2 MiB pages there
         // overran the turn (`scripts/stress.sh --burners 6`: 9-12
-        // timeouts in 40 games, none with 4 KiB pages; docs/search.md,
+        // timeouts in 40 games, none with 4 KiB pages; docs/journal/search.md,
         // "Huge pages under load").
         let words = vec![[0u64; 3]; 1 << bits];
         Table {

@@ -1,5 +1,5 @@
 //! `train probcut`: the selective solve's cut deviations, measured on
-//! positions of real games (docs/endgame.md, "The selective solve's
+//! positions of real games (docs/journal/endgame.md, "The selective solve's
 //! cut, calibrated").
 
 use crate::cli::Options;

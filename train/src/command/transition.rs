@@ -1,4 +1,4 @@
-//! `train transition`: the transition bench (docs/endgame.md, "The
+//! `train transition`: the transition bench (docs/journal/endgame.md, "The
 //! transition bench"). Positions with 20-26 empties are drawn from
 //! recorded games (the referee's games files, or one transcript per
 //! line), and every legal move of each is solved exactly; the result is

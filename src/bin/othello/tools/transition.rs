@@ -1,5 +1,5 @@
 //! `othello transition FILE [--cold] [--list] [bot options]`: the bot's
-//! moves on the transition bench (docs/endgame.md, "The transition
+//! moves on the transition bench (docs/journal/endgame.md, "The transition
 //! bench"), each judged by the file's exact scores.
 //!
 //! Each position is played as a later turn of a game would be: the
