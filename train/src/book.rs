@@ -84,6 +84,15 @@ pub struct BookConfig {
     pub export_chunks: usize,
     /// Worker threads.
     pub threads: usize,
+    /// Deepening: the book positions on the games of `--from` (strong
+    /// play's lines) are searched again to this depth (`depth_at`; 0: no
+    /// deepening) before the growth goes on.
+    pub deep_depth: u32,
+    /// Deepening reaches the games' positions before this ply.
+    pub deep_plies: u32,
+    /// The games whose lines are deepened (referee games files or
+    /// transcripts).
+    pub deep_from: Vec<PathBuf>,
 }
 
 impl Default for BookConfig {
@@ -103,6 +112,9 @@ impl Default for BookConfig {
             dir: PathBuf::from("train/book"),
             export_chunks: 0,
             threads: 2,
+            deep_depth: 0,
+            deep_plies: 24,
+            deep_from: Vec::new(),
         }
     }
 }
@@ -452,15 +464,43 @@ pub fn walk(
 /// parent expected, flipping book moves back and forth (measured in
 /// docs/book.md: 15% of the positions of a one-depth book stayed in use).
 pub fn depth_for(board: &Board, config: &BookConfig) -> u32 {
-    config.depth - (board.empty_count() + config.depth) % 2
+    depth_at(board, config.depth)
+}
+
+/// `depth`, or one less where the search would end on an odd number of
+/// empties ([`depth_for`]).
+pub fn depth_at(board: &Board, depth: u32) -> u32 {
+    depth - (board.empty_count() + depth) % 2
+}
+
+/// The deepening's jobs: the book positions (canonical) on `lines` before
+/// ply `plies` that have moves out of the book and whose last record
+/// searched shallower than [`depth_at`] `depth`; each once, sorted.
+pub fn deepen_jobs(state: &State, lines: &[Vec<Board>], plies: u32, depth: u32) -> Vec<Board> {
+    let mut jobs: Vec<Board> = lines
+        .iter()
+        .flat_map(|line| line.iter().take(plies as usize))
+        .map(|b| canonical(b).0)
+        .filter(|c| {
+            state
+                .records
+                .get(&key(c))
+                .is_some_and(|r| u32::from(r.depth) < depth_at(c, depth) && state.outside(c) != 0)
+        })
+        .collect();
+    jobs.sort_by_key(key);
+    jobs.dedup();
+    jobs
 }
 
 /// Searches `board` restricted to `moves` to [`depth_for`]: a fresh
 /// search each time (its tables empty), so the result is a function of
 /// the position alone.
 /// A position whose moves all lead into the book gets a record without a
-/// search (`searched` 0, [`NO_MOVE`]).
-pub fn search(board: &Board, moves: u64, config: &BookConfig) -> Record {
+/// search (`searched` 0, [`NO_MOVE`]). A position is never searched
+/// shallower than `floor` (its last record's depth: a deepened position
+/// stays deep when it goes stale).
+pub fn search(board: &Board, moves: u64, config: &BookConfig, floor: u32) -> Record {
     if moves == 0 {
         return Record {
             board: *board,
@@ -477,7 +517,7 @@ pub fn search(board: &Board, moves: u64, config: &BookConfig) -> Record {
     } else {
         ab.set_exact_empties(0);
     }
-    let depth = depth_for(board, config);
+    let depth = depth_for(board, config).max(floor);
     let result = ab.choose(board, Bitboard(moves), &Limits::depth(depth));
     let score = match result.score {
         Score::Selective(s) | Score::Estimate(s) => (s * f64::from(SCALE)).round() as i32,
@@ -559,16 +599,16 @@ mod tests {
     fn grown_with(rounds: usize, config: &BookConfig) -> State {
         let mut state = State::default();
         let (root, _) = canonical(&Board::start());
-        state.add(search(&root, root.moves().0, config));
+        state.add(search(&root, root.moves().0, config, 0));
         for _ in 0..rounds {
             for b in state.stale() {
-                let r = search(&b, state.outside(&b), config);
+                let r = search(&b, state.outside(&b), config, 0);
                 state.add(r);
             }
             let values = state.values();
             let w = walk(&state, &values, config, config.bot_margin);
             for c in w.candidates.iter().take(config.batch) {
-                let r = search(&c.successor, state.outside(&c.successor), config);
+                let r = search(&c.successor, state.outside(&c.successor), config, 0);
                 state.add(r);
             }
         }
@@ -592,7 +632,7 @@ mod tests {
     #[test]
     fn a_position_with_every_move_in_the_book_is_recorded_without_a_search() {
         let b = canonical(&Board::start()).0;
-        let r = search(&b, 0, &small());
+        let r = search(&b, 0, &small(), 0);
         assert_eq!((r.searched, r.best, r.score), (0, NO_MOVE, 0));
         assert_eq!(Record::from_bytes(&r.to_bytes()), Ok(r));
         let mut bad = r.to_bytes();
@@ -615,6 +655,58 @@ mod tests {
         let e = State::load(std::slice::from_ref(&file)).unwrap_err();
         assert!(e.contains("chunk-001.bin: record 2"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn deepening_searches_the_book_positions_on_a_games_line_once_and_they_stay_deep() {
+        let config = small();
+        let mut state = grown(4);
+        // A game along the book's principal line, then out of the book.
+        let values = state.values();
+        let mut board = canonical(&Board::start()).0;
+        let mut line = vec![board];
+        while let Some(&(_, m)) = values.get(&key(&board)) {
+            let (next, _) = follow(&board, Square::new(m));
+            board = canonical(&next).0;
+            line.push(board);
+        }
+        let lines = vec![line.clone(), line.clone()];
+        let on_line = line
+            .iter()
+            .filter(|b| state.records.contains_key(&key(b)) && state.outside(b) != 0)
+            .count();
+        let jobs = deepen_jobs(&state, &lines, 60, 5);
+        assert!(on_line >= 2, "the principal line has book positions");
+        assert_eq!(
+            jobs.len(),
+            on_line,
+            "each book position with moves out, once"
+        );
+        assert!(
+            deepen_jobs(&state, &lines, 1, 5).len() <= 1,
+            "only before the ply"
+        );
+        assert!(
+            deepen_jobs(&state, &lines, 60, 3).is_empty(),
+            "not at the book's depth"
+        );
+        for b in &jobs {
+            let r = search(b, state.outside(b), &config, depth_at(b, 5));
+            assert_eq!(u32::from(r.depth), depth_at(b, 5));
+            assert!(r.depth > depth_for(b, &config) as u8);
+            state.add(r);
+        }
+        assert!(
+            deepen_jobs(&state, &lines, 60, 5).is_empty(),
+            "deepened once"
+        );
+        // A re-search with the record's depth as its floor stays deep.
+        let b = jobs[0];
+        let floor = u32::from(state.records[&key(&b)].depth);
+        assert_eq!(
+            u32::from(search(&b, state.outside(&b), &config, floor).depth),
+            floor
+        );
     }
 
     #[test]
@@ -684,10 +776,10 @@ mod tests {
         };
         let mut state = State::default();
         let (root, _) = canonical(&Board::start());
-        state.add(search(&root, root.moves().0, &config));
+        state.add(search(&root, root.moves().0, &config, 0));
         let (first, _, _) = state.successor(&root, root.moves().squares().next().unwrap());
-        state.add(search(&first, first.moves().0, &config));
-        state.add(search(&root, state.outside(&root), &config));
+        state.add(search(&first, first.moves().0, &config, 0));
+        state.add(search(&root, state.outside(&root), &config, 0));
         let values = state.values();
         let replies: HashSet<_> = first
             .moves()

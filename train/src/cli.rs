@@ -64,7 +64,8 @@ usage:
               writes src/search/mpc_table.rs
   train book  [--minutes M] [--target N] [--depth D] [--exact E] [--threads N] [--batch N]
               [--margin X] [--loss-plies X] [--max-ply P] [--free-plies F] [--bot-margin X]
-              [--max-chars N] [--dir DIR] [--export-chunks N] [--out FILE]
+              [--max-chars N] [--dir DIR] [--export-chunks N] [--deep-depth D]
+              [--deep-plies P] [--from FILE[,FILE..]] [--out FILE]
               grow the opening book for M minutes (default 40) into a new chunk of search
               records, DIR/chunk-NNN.bin (default train/book), resumed from the chunks
               before it; then write the packed book from all the chunks
@@ -73,7 +74,9 @@ usage:
               lines whose deviating side loses at most 6 discs in all, priority = ply +
               4 plies a disc of loss, to ply 40, both sides deviating before ply 4 (every
               move a candidate there), the bot's side also growing moves within 1 disc of
-              its book move (docs/book.md)
+              its book move (docs/book.md); --deep-depth D --from FILE[,FILE..]
+              [--deep-plies P]: first search the book positions on the games' lines
+              before ply P (default 24) again to depth D (D-1 at odd empties)
   train book-write [walk options]   rebuild src/book/data.rs from the chunks alone,
               byte for byte (the same as book --minutes 0)
   train openings --out FILE [--plies A-B] [--count N] [--within X] [--depth D] [--seed S]
@@ -358,7 +361,12 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                 "--max-chars" => o.book.max_chars = num(value)? as usize,
                 "--dir" => o.book.dir = PathBuf::from(value),
                 "--export-chunks" => o.book.export_chunks = num(value)? as usize,
-                "--from" => o.transition.from = value.split(',').map(PathBuf::from).collect(),
+                "--deep-depth" => o.book.deep_depth = num(value)?.min(60) as u32,
+                "--deep-plies" => o.book.deep_plies = num(value)?.min(60) as u32,
+                "--from" => {
+                    o.transition.from = value.split(',').map(PathBuf::from).collect();
+                    o.book.deep_from.clone_from(&o.transition.from);
+                }
                 "--check" => o.transition.check = value.split(',').map(PathBuf::from).collect(),
                 "--per-empties" => o.transition.per_empties = num(value)?.max(1) as usize,
                 "--empties" => {

@@ -164,6 +164,11 @@ impl Games {
         self.moves.len()
     }
 
+    /// Each game's positions, move by move ([`line`]).
+    pub fn lines(&self) -> Vec<Vec<Board>> {
+        self.moves.iter().map(|m| line(m)).collect()
+    }
+
     /// The games' identity in a header: their count and an FNV-1a hash of
     /// their transcripts.
     pub fn id(&self) -> String {

@@ -4,7 +4,7 @@
 //! book-write`) it only rebuilds `src/book/data.rs` from the committed
 //! chunks, byte for byte.
 
-use crate::book::{chunk_files, export, search, walk, BookConfig, Record, State};
+use crate::book::{chunk_files, deepen_jobs, export, key, search, walk, BookConfig, Record, State};
 use crate::cli::Options;
 use othello::book::canonical;
 use othello::Board;
@@ -80,6 +80,8 @@ pub fn write_only(o: &Options) -> Result<(), String> {
 /// out, appending every record to a new chunk file.
 fn grow(state: &mut State, config: &BookConfig, files: &[PathBuf]) -> Result<(), String> {
     let start = Instant::now();
+    // Read the games before a chunk file is made: a bad one loses nothing.
+    let mut deep = deepening(state, config)?;
     std::fs::create_dir_all(&config.dir).map_err(|e| format!("{}: {e}", config.dir.display()))?;
     let next = files.len() + 1;
     let path = config.dir.join(format!("chunk-{next:03}.bin"));
@@ -93,10 +95,29 @@ fn grow(state: &mut State, config: &BookConfig, files: &[PathBuf]) -> Result<(),
     if !state.records.contains_key(&(root.player, root.opponent)) {
         jobs.push(root);
     }
+    let deep_config = BookConfig {
+        depth: config.deep_depth,
+        ..config.clone()
+    };
     let mut searches = 0usize;
     loop {
+        let mut job_config = config;
         if jobs.is_empty() {
             jobs = state.stale();
+        }
+        if jobs.is_empty() && !deep.is_empty() {
+            let minutes = start.elapsed().as_secs_f64() / 60.0;
+            if minutes >= config.minutes {
+                break;
+            }
+            let n = deep.len().min(config.batch);
+            jobs = deep.drain(..n).collect();
+            job_config = &deep_config;
+            eprintln!(
+                "book: deepening {n} positions to depth {}, {} left, {minutes:.1} min",
+                config.deep_depth,
+                deep.len()
+            );
         }
         if jobs.is_empty() {
             let minutes = start.elapsed().as_secs_f64() / 60.0;
@@ -124,7 +145,7 @@ fn grow(state: &mut State, config: &BookConfig, files: &[PathBuf]) -> Result<(),
                 minutes
             );
         }
-        let records = search_all(state, &jobs, config);
+        let records = search_all(state, &jobs, job_config);
         let mut bytes = Vec::with_capacity(records.len() * crate::book::RECORD_BYTES);
         for r in &records {
             bytes.extend_from_slice(&r.to_bytes());
@@ -139,9 +160,14 @@ fn grow(state: &mut State, config: &BookConfig, files: &[PathBuf]) -> Result<(),
         jobs.clear();
     }
     let secs = start.elapsed().as_secs_f64();
+    let deepened = if config.deep_depth > 0 {
+        format!(" (the deepened at {})", config.deep_depth)
+    } else {
+        String::new()
+    };
     eprintln!(
-        "book: {searches} searches at depth {} in {secs:.0} s ({:.2} s each on {} threads); \
-         {} positions; records in {}",
+        "book: {searches} searches at depth {}{deepened} in {secs:.0} s ({:.2} s each on {} \
+         threads); {} positions; records in {}",
         config.depth,
         secs / searches.max(1) as f64,
         config.threads,
@@ -149,6 +175,49 @@ fn grow(state: &mut State, config: &BookConfig, files: &[PathBuf]) -> Result<(),
         path.display()
     );
     Ok(())
+}
+
+/// The deepening's jobs (`--deep-depth`): the book positions on the lines
+/// of the games of `--from`, in the order [`deepen_jobs`] gives.
+///
+/// # Errors
+/// An unreadable games file, or a game with an illegal move, named.
+fn deepening(state: &State, config: &BookConfig) -> Result<Vec<Board>, String> {
+    if config.deep_depth == 0 {
+        return Ok(Vec::new());
+    }
+    if config.deep_from.is_empty() {
+        return Err("--deep-depth needs --from FILE[,FILE..] (games files or transcripts)".into());
+    }
+    let mut transcripts = Vec::new();
+    for f in &config.deep_from {
+        let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        transcripts.extend(super::transition::transcripts(f, &text)?);
+    }
+    let lines = crate::endgame::Games::new(transcripts)?.lines();
+    let jobs = deepen_jobs(state, &lines, config.deep_plies, config.deep_depth);
+    // How far the games stay in the book (grown, not only exported).
+    let mut in_book: Vec<usize> = lines
+        .iter()
+        .map(|line| {
+            line.iter()
+                .take_while(|b| state.records.contains_key(&key(&canonical(b).0)))
+                .count()
+        })
+        .collect();
+    in_book.sort_unstable();
+    eprintln!(
+        "book: {} games of {} file(s), in the book for {} plies (median; quartiles {}-{}); \
+         {} book positions on their lines before ply {} to deepen",
+        lines.len(),
+        config.deep_from.len(),
+        in_book.get(in_book.len() / 2).unwrap_or(&0),
+        in_book.get(in_book.len() / 4).unwrap_or(&0),
+        in_book.get(in_book.len() * 3 / 4).unwrap_or(&0),
+        jobs.len(),
+        config.deep_plies
+    );
+    Ok(jobs)
 }
 
 /// Searches every job, in parallel; the records in job order.
@@ -161,7 +230,13 @@ fn search_all(state: &State, jobs: &[Board], config: &BookConfig) -> Vec<Record>
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(board) = jobs.get(i) else { break };
-                let r = search(board, state.outside(board), config);
+                // Never shallower than its last record: a deepened
+                // position stays deep when it goes stale.
+                let floor = state
+                    .records
+                    .get(&key(board))
+                    .map_or(0, |r| u32::from(r.depth));
+                let r = search(board, state.outside(board), config, floor);
                 results.lock().expect("no panic holds the lock")[i] = Some(r);
                 bar.inc(1);
             });
@@ -275,6 +350,31 @@ mod tests {
             ..config
         };
         assert_eq!(exported(&all).unwrap().log_len, 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn bad_deepening_games_are_refused_before_a_chunk_is_made() {
+        let dir = std::env::temp_dir().join(format!("book-deepen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let games = dir.join("games.txt");
+        std::fs::write(&games, "f5d6c3\nf5f5\n").unwrap();
+        let config = BookConfig {
+            dir: dir.clone(),
+            minutes: 1.0,
+            deep_depth: 16,
+            ..BookConfig::default()
+        };
+        let mut state = State::default();
+        let e = grow(&mut state, &config, &[]).unwrap_err();
+        assert!(e.contains("--deep-depth needs --from"), "{e}");
+        let with_games = BookConfig {
+            deep_from: vec![games],
+            ..config
+        };
+        let e = grow(&mut state, &with_games, &[]).unwrap_err();
+        assert!(e.contains("game 2") && e.contains("f5 is illegal"), "{e}");
+        assert!(!dir.join("chunk-001.bin").exists(), "no chunk file made");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
