@@ -39,11 +39,13 @@ usage:
               (NAME: the self-play search's evaluation)
   train fit   [--data FILE[+FILE..][,FILE..]] [--steps N] [--batches N] [--lr X]
               [--hidden A,B,..] [--groups A,B,..] [--anchors A,B,..] [--bits N]
-              [--threads N] [--bootstrap K] [--rounds N] [--quantize-from S] [--out FILE]
+              [--threads N] [--bootstrap K] [--rounds N] [--quantize-from S] [--teacher FILE]
+              [--out FILE]
               fit the pattern networks (default: 6000 steps, 32 batches, step size
               0.01, hidden 64,32, anchors 0,10,..,60 in groups 3,4, 8 bits;
               --quantize-from S: from step S the fit sees the parameters rounded
-              to --bits, quantization-aware);
+              to --bits, quantization-aware; --teacher FILE: the training positions
+              labelled by the networks of a weights file, distillation);
               default data: every train/corpus/*.bin chunk in seed order, which
               rebuilds the committed weights byte for byte (about 17 minutes on 2
               cores); files of `gen` are read too, and `a+b+c` joins the shards of
@@ -161,6 +163,9 @@ pub struct Options {
     /// `repack --weights`: a weights file to read instead of the compiled
     /// networks.
     pub weights: Option<PathBuf>,
+    /// `fit --teacher`: a weights file whose networks label the training
+    /// positions (distillation).
+    pub teacher: Option<PathBuf>,
     /// `--part`: which games of endgame chunks (`probcut`, `endgame`).
     pub endgame_part: crate::command::probcut::Part,
 }
@@ -202,6 +207,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         by_empties: None,
         endgame_part: crate::command::probcut::Part::Training,
         weights: None,
+        teacher: None,
     };
     // `train --help`, and `--help` (or `-h`) after a command: the command
     // [`HELP`], with the default options.
@@ -289,6 +295,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                 "--batches" => o.fit.batches = num(value)?.clamp(1, 1000) as u32,
                 "--bits" => o.bits = num(value)?.clamp(2, 20) as u32,
                 "--weights" => o.weights = Some(PathBuf::from(value)),
+                "--teacher" => o.teacher = Some(PathBuf::from(value)),
                 "--quantize-from" => o.quantize_from = Some(num(value)? as u32),
                 "--hidden" => {
                     o.fit.hidden = value

@@ -87,6 +87,20 @@ pub fn split(samples: &[Sample], every: u32) -> (Vec<&Sample>, Vec<&Sample>) {
     samples.iter().partition(|s| !s.is_held_out(every))
 }
 
+/// Replaces the label of every training position (validation ones keep
+/// theirs) with `teacher`'s estimate of it, rounded to a disc: a smaller
+/// network then learns the teacher's function instead of the labels' noise
+/// (distillation, `train fit --teacher`).
+pub fn distil(samples: &[Sample], teacher: &Model, holdout_every: u32) -> Vec<Sample> {
+    let canon = canonical_map();
+    let mut out = samples.to_vec();
+    for s in out.iter_mut().filter(|s| !s.is_held_out(holdout_every)) {
+        let estimate = teacher.predict(&canon, &s.board);
+        s.label = estimate.round().clamp(-64.0, 64.0) as i8;
+    }
+    out
+}
+
 /// Positions with at most this many empties keep their label when
 /// bootstrapping: theirs is exact (the generator solves them).
 pub const BOOTSTRAP_MIN_EMPTIES: u32 = 14;
@@ -122,4 +136,30 @@ pub fn bootstrap(
         s.label = estimate.round().clamp(-64.0, 64.0) as i8;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distillation_relabels_the_training_positions_and_keeps_the_held_out_ones() {
+        // A teacher that says 3.4 discs (its biases) wherever it looks.
+        let anchors = vec![0, 60];
+        let mut weights = vec![0.0; anchors.len() * (1 + PHASE_SIZE)];
+        weights[0] = 3.4;
+        weights[1 + PHASE_SIZE] = 3.4;
+        let teacher = Model { anchors, weights };
+        let sample = |game| Sample {
+            board: othello::Board::start(),
+            label: 10,
+            game,
+            held_out: None,
+        };
+        let samples: Vec<Sample> = (0..6).map(sample).collect();
+        let out = distil(&samples, &teacher, 3);
+        let labels: Vec<i8> = out.iter().map(|s| s.label).collect();
+        // Games 0 and 3 are held out (one in 3): they keep their labels.
+        assert_eq!(labels, [10, 3, 3, 10, 3, 3]);
+    }
 }

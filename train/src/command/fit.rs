@@ -53,6 +53,24 @@ pub fn run(o: &Options) -> Result<(), String> {
 pub fn fit_and_write(o: &Options, samples: &[Sample], how: &str) -> Result<(), String> {
     let start = Instant::now();
     let fit_bar = || bar(u64::from(o.fit.steps), "steps");
+    let distilled;
+    let (samples, how) = match &o.teacher {
+        Some(path) => {
+            let teacher = super::repack::read_weights(path)?.model();
+            distilled = fit::distil(samples, &teacher, o.fit.holdout_every);
+            let name = path
+                .file_name()
+                .unwrap_or(path.as_os_str())
+                .to_string_lossy();
+            let how = format!(
+                "{how}; the training positions labelled by the networks of {name} \
+                 (distillation, `--teacher`)"
+            );
+            (&distilled[..], how)
+        }
+        None => (samples, how.to_string()),
+    };
+    let how = how.as_str();
     let (mut nets, mut report) = net::fit_nets(samples, &o.fit, &fit_bar());
     let bootstrap = o.bootstrap.unwrap_or(0);
     for round in 0..if bootstrap > 0 { o.rounds } else { 0 } {
