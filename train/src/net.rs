@@ -380,7 +380,6 @@ fn accumulate<'w>(y: &mut [f32], rows: impl Iterator<Item = (f32, &'w [f32])>) {
     }
     match y.len() {
         32 => fixed::<32>(y.try_into().expect("32 wide"), rows),
-        48 => fixed::<48>(y.try_into().expect("48 wide"), rows),
         64 => fixed::<64>(y.try_into().expect("64 wide"), rows),
         _ => {
             for (x, row) in rows {
@@ -1030,7 +1029,6 @@ mod tests {
         // The real widths (kept in registers) and a narrow one (plain loops).
         for sizes in [
             net::layer_sizes(10, &[64, 32], 4),
-            net::layer_sizes(10, &[48, 32], 4),
             net::layer_sizes(8, &[64, 32], 3),
             net::layer_sizes(4, &[6, 5], 3),
         ] {

@@ -105,8 +105,8 @@ fn grow(state: &mut State, config: &BookConfig, files: &[PathBuf]) -> Result<(),
         if jobs.is_empty() {
             jobs = state.stale();
         }
+        let minutes = start.elapsed().as_secs_f64() / 60.0;
         if jobs.is_empty() && !deep.is_empty() {
-            let minutes = start.elapsed().as_secs_f64() / 60.0;
             if minutes >= config.minutes {
                 break;
             }
@@ -120,7 +120,6 @@ fn grow(state: &mut State, config: &BookConfig, files: &[PathBuf]) -> Result<(),
             );
         }
         if jobs.is_empty() {
-            let minutes = start.elapsed().as_secs_f64() / 60.0;
             if minutes >= config.minutes || state.len() >= config.target {
                 break;
             }
@@ -189,12 +188,8 @@ fn deepening(state: &State, config: &BookConfig) -> Result<Vec<Board>, String> {
     if config.deep_from.is_empty() {
         return Err("--deep-depth needs --from FILE[,FILE..] (games files or transcripts)".into());
     }
-    let mut transcripts = Vec::new();
-    for f in &config.deep_from {
-        let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
-        transcripts.extend(super::transition::transcripts(f, &text)?);
-    }
-    let lines = crate::endgame::Games::new(transcripts)?.lines();
+    let games = super::probcut::read_games(&config.deep_from, super::probcut::Part::All)?;
+    let lines = crate::endgame::Games::new(games)?.lines();
     let jobs = deepen_jobs(state, &lines, config.deep_plies, config.deep_depth);
     // How far the games stay in the book (grown, not only exported).
     let mut in_book: Vec<usize> = lines
