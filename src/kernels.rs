@@ -144,9 +144,9 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
 /// 8-square line flips when `line` holds the mover's discs and every other
 /// square is the opponent's. Squares off a short line read as 0 (the
 /// opponent's) but can never close a run, as no mover's disc is there.
-static LINE_FLIPS: [[u8; 256]; 8] = line_flips();
+static LINE_FLIPS: [[u8; 256]; 8] = line_flips_table();
 
-const fn line_flips() -> [[u8; 256]; 8] {
+const fn line_flips_table() -> [[u8; 256]; 8] {
     let mut out = [[0u8; 256]; 8];
     let mut x = 0;
     while x < 8 {
@@ -174,9 +174,9 @@ const fn line_flips() -> [[u8; 256]; 8] {
 }
 
 /// `DIAGONALS[sq]`: the two diagonals through `sq` (`sq` included).
-static DIAGONALS: [[u64; 2]; 64] = diagonals();
+static DIAGONALS: [[u64; 2]; 64] = diagonal_masks();
 
-const fn diagonals() -> [[u64; 2]; 64] {
+const fn diagonal_masks() -> [[u64; 2]; 64] {
     let mut out = [[0u64; 2]; 64];
     let mut sq = 0;
     while sq < 64 {

@@ -61,12 +61,12 @@ fn lookups_agree_under_the_eight_symmetries() {
 
 #[test]
 fn the_packed_book_round_trips_byte_for_byte() {
-    assert_eq!(encode(&book()).expect("encodes"), data::DATA);
+    assert_eq!(encode(&book()).expect("encodes"), data::BOOK);
 }
 
 #[test]
 fn corrupt_data_is_refused_or_decodes_without_a_panic() {
-    let chars: Vec<char> = data::DATA.chars().collect();
+    let chars: Vec<char> = data::BOOK.chars().collect();
     let text = |c: &[char]| c.iter().collect::<String>();
     // Cut short, or with a character too many: refused.
     for cut in [1, 2, chars.len() / 2, chars.len() - 1] {

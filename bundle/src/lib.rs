@@ -26,6 +26,9 @@
 //! [`TESTS_ONLY`]) and strips [`ONLY_IN_SUBMISSION`] from the node it
 //! precedes.
 //!
+//! [`finish`] also drops the lint attributes of Clippy and of our
+//! `unsafe_code` policy ([`lints`]): they cannot change the program.
+//!
 //! After [`finish`], `bundle/make.sh` renames the identifiers with
 //! [`minify::minify`] (`bundle minify`), which parses the file with `syn`.
 //!
@@ -35,6 +38,7 @@
 
 pub mod cfgs;
 pub mod compiler;
+pub mod lints;
 pub mod minify;
 pub mod settle;
 pub mod undead;
@@ -322,6 +326,7 @@ pub fn finish(raw: &str, root: &str) -> Result<String, String> {
     }
     let out = resolve_bin_cfgs(&out)?;
     let out = shorten_library_paths(&out)?;
+    let out = lints::drop_lint_attributes(&out)?;
     let root = root.trim_end_matches('/');
     if !root.is_empty() && out.contains(root) {
         return Err(format!("the machine path {root:?} is still in the bundle"));

@@ -5,7 +5,7 @@
 //! Positions are keyed by their canonical image among the 8 board
 //! symmetries, so one entry serves all of its mirror images, and by the
 //! position alone, so a transposition finds the entry whatever the move
-//! order. The book travels in the submission as a string ([`data::DATA`],
+//! order. The book travels in the submission as a string ([`data::BOOK`],
 //! the format is [`code`]'s) and is decoded once, at start-up.
 
 pub mod code;
@@ -86,12 +86,12 @@ impl Book {
         Book { table: entries }
     }
 
-    /// The book compiled into the program ([`data::DATA`]).
+    /// The book compiled into the program ([`data::BOOK`]).
     ///
     /// # Errors
     /// The data does not decode (a test checks that it does).
     pub fn compiled() -> Result<Book, BookError> {
-        code::unpack(data::DATA)
+        code::unpack(data::BOOK)
     }
 
     // Tools and tests only: not in the submission.

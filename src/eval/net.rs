@@ -13,7 +13,7 @@
 //! `f32` in a fixed order, so the tables are the same on every machine.
 
 use super::pack::BitReader;
-use super::shape::{canonical, pow3, PATTERNS, PHASE_SIZE};
+use super::shape::{canonical_indices, pow3, PATTERNS, PHASE_SIZE};
 use super::SCALE;
 use crate::dispatch::{fast_fn, Isa};
 
@@ -159,7 +159,7 @@ fn expand_in(nets: &[Vec<f32>], hidden: &[usize], groups: &[usize]) -> Vec<Vec<i
     for (k, (p, nets)) in PATTERNS.iter().zip(nets.chunks(groups.len())).enumerate() {
         let n = p.squares.len();
         let sizes: Vec<_> = groups.iter().map(|&g| layer_sizes(n, hidden, g)).collect();
-        let canon = canonical(k);
+        let canon = canonical_indices(k);
         let mut values = vec![0; pow3(n) * outputs];
         for (t, &c) in canon.iter().enumerate() {
             let c = c as usize;
@@ -237,7 +237,7 @@ mod tests {
         assert_eq!(anchors.len(), 3);
         for (k, p) in PATTERNS.iter().enumerate() {
             let n = p.squares.len();
-            let canon = canonical(k);
+            let canon = canonical_indices(k);
             for _ in 0..50 {
                 let t = rng.below(pow3(n) as u64) as usize;
                 // Slow: the representative's inputs through the dense reference.

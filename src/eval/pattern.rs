@@ -374,7 +374,7 @@ mod tests {
             .map(|_| {
                 let mut w = Vec::new();
                 for k in 0..PATTERNS.len() {
-                    let canon = canonical(k);
+                    let canon = canonical_indices(k);
                     let raw: Vec<i32> = (0..canon.len())
                         .map(|_| rng.below(2001) as i32 - 1000)
                         .collect();
@@ -407,7 +407,7 @@ mod tests {
     #[test]
     fn mirrors_are_tied() {
         for (k, name) in PATTERN_NAMES.iter().enumerate() {
-            let canon = canonical(k);
+            let canon = canonical_indices(k);
             let tied = canon.iter().enumerate().filter(|&(i, &c)| i as u32 != c);
             let expected = if mirror(k).is_some() { 1 } else { 0 };
             assert_eq!(tied.count().min(1), expected, "{name}");

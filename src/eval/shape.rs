@@ -150,7 +150,7 @@ pub fn mirror(k: usize) -> Option<Vec<usize>> {
 
 /// For pattern `k`, the representative of every index (table-local): the
 /// smaller of the index and its mirror. Mirrored indices share one weight.
-pub fn canonical(k: usize) -> Vec<u32> {
+pub fn canonical_indices(k: usize) -> Vec<u32> {
     let len = PATTERNS[k].squares.len();
     let size = pow3(len);
     let Some(perm) = mirror(k) else {

@@ -174,7 +174,7 @@ impl Reps {
         let mut list = Vec::new();
         let mut of_index = vec![0; PHASE_SIZE];
         for k in 0..PATTERNS.len() {
-            let canon = pattern::canonical(k);
+            let canon = pattern::canonical_indices(k);
             let mut number = vec![0; canon.len()];
             for (t, &c) in canon.iter().enumerate() {
                 if c as usize == t {
@@ -1073,7 +1073,7 @@ mod tests {
             let (k, t) = reps.list[r as usize];
             let k = k as usize;
             assert!(OFFSETS[k] <= i && i < OFFSETS[k + 1]);
-            assert_eq!(pattern::canonical(k)[i - OFFSETS[k]], t);
+            assert_eq!(pattern::canonical_indices(k)[i - OFFSETS[k]], t);
         }
     }
 }

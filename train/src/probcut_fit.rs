@@ -301,7 +301,7 @@ pub fn rust_source(fit: &Fit, how: &str) -> String {
     s.push_str("/// deviation of (exact score - depth-`d` value) at `n` empties.\n");
     let _ = writeln!(
         s,
-        "pub const SIGMA: [f64; 4] = [{}];",
+        "pub const DEVIATION: [f64; 4] = [{}];",
         fit.sigma.map(f).join(", ")
     );
     s.push_str("/// `MEAN[n % 2][d % 2]`: `M0 + M1·n + M2·n² + M3·d` discs, the mean of\n");
@@ -365,7 +365,7 @@ mod tests {
         }
         assert_eq!(got.empties, (8, 22));
         let source = rust_source(&got, "test");
-        assert!(source.contains("pub const SIGMA: [f64; 4] = [6.00000, -0.40000"));
+        assert!(source.contains("pub const DEVIATION: [f64; 4] = [6.00000, -0.40000"));
         assert!(source.contains("pub const FIT_EMPTIES: (u32, u32) = (8, 22);"));
     }
 

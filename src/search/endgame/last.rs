@@ -60,9 +60,9 @@ pub fn parity_of(empties: u64) -> u32 {
 }
 
 /// The neighbours of each square: a move needs an opponent disc among them.
-const NEIGHBOURS: [u64; 64] = neighbours();
+const NEIGHBOURS: [u64; 64] = neighbour_masks();
 
-const fn neighbours() -> [u64; 64] {
+const fn neighbour_masks() -> [u64; 64] {
     let mut out = [0u64; 64];
     let mut sq = 0;
     while sq < 64 {

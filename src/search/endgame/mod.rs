@@ -53,7 +53,7 @@ mod probcut;
 mod probcut_fit;
 mod table;
 
-use table::Table;
+use table::SolveTable;
 
 /// At most this many empties, the parity search takes over from the
 /// sorting, table-using one.
@@ -272,7 +272,7 @@ pub struct Solver {
     deadline: Deadline,
     aborted: bool,
     date: u8,
-    table: Table,
+    table: SolveTable,
     techniques: Techniques,
     /// The instruction set of the search (detected at creation).
     isa: Isa,
@@ -321,7 +321,7 @@ impl Solver {
             deadline,
             aborted: false,
             date: 0,
-            table: Table::new(bits.max(1)),
+            table: SolveTable::new(bits.max(1)),
             techniques: Techniques::default(),
             isa: Isa::detect(),
             probcut: None,
@@ -621,7 +621,7 @@ pub fn shallow_value(board: &Board, depth: u32) -> i32 {
 /// the estimate's distance from a draw (`train probcut` prints it beside
 /// the measured one).
 #[cfg(not(cargo_equip))]
-pub use probcut::{shallow_depth as cut_depth, sigma_factor};
+pub use probcut::{cut_depth, sigma_factor};
 
 /// The fail-soft bookkeeping of a move's `score`: raises `best` and
 /// `alpha`; true when the score reaches `beta` (a cut).

@@ -4,7 +4,7 @@
 
 use super::*;
 
-use super::probcut_fit::{FIT_EMPTIES, MEAN, SIGMA};
+use super::probcut_fit::{DEVIATION, FIT_EMPTIES, MEAN};
 
 /// The evaluation alone (the cut below [`PROBCUT_DEEP_EMPTIES`]) misses
 /// less near a draw than far from it: its deviation, in hundredths of the
@@ -44,7 +44,7 @@ pub fn sigma_factor(depth: u32, estimate: f64) -> f64 {
 /// the evaluation alone below [`PROBCUT_DEEP_EMPTIES`], two plies from
 /// there.
 #[inline]
-pub fn shallow_depth(n: u32) -> u32 {
+pub fn cut_depth(n: u32) -> u32 {
     if n >= PROBCUT_DEEP_EMPTIES {
         2
     } else {
@@ -66,10 +66,10 @@ fn fitted_empties(n: u32) -> u32 {
 
 /// The fitted standard deviation of (exact score - depth-`d` value) at `n`
 /// empties, in discs (`train probcut`, docs/endgame.md).
-pub fn sigma(n: u32, d: u32) -> f64 {
+pub fn deviation(n: u32, d: u32) -> f64 {
     let (n, d) = (f64::from(fitted_empties(n)), f64::from(d));
     let g = n - d;
-    SIGMA[0] + SIGMA[1] * d + SIGMA[2] * g + SIGMA[3] * g * g
+    DEVIATION[0] + DEVIATION[1] * d + DEVIATION[2] * g + DEVIATION[3] * g * g
 }
 
 /// The fitted mean of (exact score - depth-`d` value) at `n` empties, in
@@ -102,14 +102,14 @@ pub struct CutRule {
 
 /// The rules of a pass at `cut` for every count of empties.
 pub fn cut_rules(cut: i32) -> [CutRule; 61] {
-    rules_at(cut, shallow_depth)
+    rules_at(cut, cut_depth)
 }
 
 /// The depth of the value the sort of a node of `n` empties gives it in a
 /// selective solve: one ply more than the children's sort values (their
 /// evaluation from [`SELECTIVE_EVAL_ORDER_EMPTIES`], or their searches
 /// from [`SORT_SEARCH_EMPTIES`]). At 16-17 empties it is shallower than
-/// the first cut's ([`shallow_depth`]): a second opinion, not a sharper
+/// the first cut's ([`cut_depth`]): a second opinion, not a sharper
 /// one (docs/journal/endgame.md, "Tenth pass").
 pub fn sorted_depth(n: u32) -> u32 {
     if n >= SORT_SEARCH_EMPTIES {
@@ -133,7 +133,7 @@ fn rules_at(cut: i32, depth: fn(u32) -> u32) -> [CutRule; 61] {
         let (close_pct, far_pct) = sigma_pcts(d);
         CutRule {
             depth: d as u8,
-            margin: (sigma(n, d) * f64::from(cut) / 100.0 * scale).round() as i32,
+            margin: (deviation(n, d) * f64::from(cut) / 100.0 * scale).round() as i32,
             close_pct,
             far_pct,
             mean: (mean(n, d) * scale).round() as i32,

@@ -8,7 +8,7 @@
 pub const FIT_EMPTIES: (u32, u32) = (8, 22);
 /// `σ(n, d) = S0 + S1·d + S2·(n - d) + S3·(n - d)²` discs: the standard
 /// deviation of (exact score - depth-`d` value) at `n` empties.
-pub const SIGMA: [f64; 4] = [6.05850, -0.37789, 0.25636, -0.01128];
+pub const DEVIATION: [f64; 4] = [6.05850, -0.37789, 0.25636, -0.01128];
 /// `MEAN[n % 2][d % 2]`: `M0 + M1·n + M2·n² + M3·d` discs, the mean of
 /// (exact score - depth-`d` value) at `n` empties.
 pub const MEAN: [[[f64; 4]; 2]; 2] = [

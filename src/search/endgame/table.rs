@@ -63,20 +63,20 @@ impl Slot {
 /// so that the allocation is zeroed memory the system hands out lazily: a
 /// table made in the middle of a 150 ms turn costs no time up front.
 #[derive(Clone, Debug)]
-pub struct Table {
+pub struct SolveTable {
     pub words: Vec<[u64; 3]>,
     mask: usize,
 }
 
-impl Table {
-    pub fn new(bits: u32) -> Table {
+impl SolveTable {
+    pub fn new(bits: u32) -> SolveTable {
         // Not on huge pages: its zeroed pages are first touched during
         // the bot's turns, and under load faulting in 2 MiB pages there
         // overran the turn (`scripts/stress.sh --burners 6`: 9-12
         // timeouts in 40 games, none with 4 KiB pages; docs/journal/search.md,
         // "Huge pages under load").
         let words = vec![[0u64; 3]; 1 << bits];
-        Table {
+        SolveTable {
             words,
             mask: (1 << bits) - 2,
         }
@@ -90,7 +90,7 @@ impl Table {
 
     #[inline]
     pub fn probe(&self, p: u64, o: u64) -> Option<Slot> {
-        let i = Table::index(p, o) & self.mask;
+        let i = SolveTable::index(p, o) & self.mask;
         self.words[i..i + 2]
             .iter()
             .find(|w| w[0] == p && w[1] == o)
@@ -105,7 +105,7 @@ impl Table {
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn store(&mut self, p: u64, o: u64, lower: i32, upper: i32, best: u8, date: u8, level: u8) {
-        let i = Table::index(p, o) & self.mask;
+        let i = SolveTable::index(p, o) & self.mask;
         let empties = (!(p | o)).count_ones() as u8;
         let bucket = &mut self.words[i..i + 2];
         let fresh = Slot {
@@ -147,7 +147,7 @@ impl Table {
 }
 
 #[cfg(test)]
-impl Table {
+impl SolveTable {
     /// Every filled slot, with its position (player, opponent).
     pub fn entries(&self) -> impl Iterator<Item = (u64, u64, Slot)> + '_ {
         self.words

@@ -291,7 +291,7 @@ pub fn source(state: &State, config: &BookConfig) -> Result<(String, String), St
          /// reorder the ranks) fails the library's test.\n\
          pub const CHECKSUM: u64 = {};\n\
          /// The packed book ({chars} characters; see `book::code`).\n\
-         pub const DATA: &str = \"{data}\";\n",
+         pub const BOOK: &str = \"{data}\";\n",
         match config.export_chunks {
             0 => "all the chunks".to_string(),
             n => format!("the first {n} chunk(s) (`--export-chunks`)"),
