@@ -88,12 +88,17 @@ compiles() {
 # `bundle unpub` the `pub`s (docs/journal/bundle.md, "Unneeded `pub`s"). Without
 # them rustc sees which functions and constants the bot never uses, and
 # `bundle undead` drops those (docs/journal/bundle.md, "Unused items").
+# `bundle flatten` then puts every item in one module (no `mod`, internal
+# `use` or `pub` left; docs/bundle.md, "One module"), where rustc sees the
+# whole program, so `bundle undead` runs once more.
 if [ "$check" = 1 ]; then
     tool finish "$tmp/raw.rs" "$tmp/finished.rs" "$root" >/dev/null
     tool minify "$tmp/finished.rs" -o "$tmp/minified.rs" --rename-debug >/dev/null
     tool undebug "$tmp/minified.rs" -o "$tmp/undebugged.rs" >/dev/null
     tool unpub "$tmp/undebugged.rs" -o "$tmp/unpubbed.rs" >/dev/null
-    tool undead "$tmp/unpubbed.rs" -o "$tmp/othello.rs" >/dev/null
+    tool undead "$tmp/unpubbed.rs" -o "$tmp/undead.rs" >/dev/null
+    tool flatten "$tmp/undead.rs" -o "$tmp/flat.rs" >/dev/null
+    tool undead "$tmp/flat.rs" -o "$tmp/othello.rs" >/dev/null
     compiles "$tmp/othello.rs"
     if ! cmp -s "$tmp/othello.rs" "$out"; then
         echo "make.sh: $out is stale: it differs from a fresh bundle." >&2
@@ -108,7 +113,9 @@ else
     tool minify "$tmp/finished.rs" -o "$tmp/minified.rs" --rename-debug
     tool undebug "$tmp/minified.rs" -o "$tmp/undebugged.rs"
     tool unpub "$tmp/undebugged.rs" -o "$tmp/unpubbed.rs"
-    tool undead "$tmp/unpubbed.rs" -o "$tmp/othello.rs"
+    tool undead "$tmp/unpubbed.rs" -o "$tmp/undead.rs"
+    tool flatten "$tmp/undead.rs" -o "$tmp/flat.rs"
+    tool undead "$tmp/flat.rs" -o "$tmp/othello.rs"
     compiles "$tmp/othello.rs"
     cp "$tmp/othello.rs" "$out"
     tool size "$out"

@@ -38,6 +38,7 @@
 
 pub mod cfgs;
 pub mod compiler;
+pub mod flatten;
 pub mod lints;
 pub mod minify;
 pub mod settle;

@@ -18,6 +18,9 @@
 //!                              (rustc says which it does), print the sizes
 //! bundle unpub IN -o OUT       drop the `pub`s IN does not need (rustc says
 //!                              which it does), print the sizes
+//! bundle flatten IN -o OUT     put IN's modules' items in one module (no
+//!                              `mod`, internal `use` or `pub` left), print
+//!                              the sizes
 //! ```
 
 use bundle::minify::{check_compiles, minify, Class, Options};
@@ -27,7 +30,8 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: bundle finish RAW OUT ROOT | bundle size FILE | \
                      bundle minify IN -o OUT [--no CLASS]... [--rename-debug] [--check] | \
-                     bundle undead IN -o OUT | bundle undebug IN -o OUT | bundle unpub IN -o OUT";
+                     bundle undead IN -o OUT | bundle undebug IN -o OUT | bundle unpub IN -o OUT | \
+                     bundle flatten IN -o OUT";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -105,12 +109,13 @@ fn run(args: &[String]) -> Result<(), String> {
             bundle::undebug::undebug(text)
         }),
         ["unpub", input, "-o", out] => drop_step(input, out, "pubs", bundle::unpub::unpub),
+        ["flatten", input, "-o", out] => drop_step(input, out, "modules", bundle::flatten::flatten),
         _ => Err(format!("bad arguments {args:?}\n{USAGE}")),
     }
 }
 
 /// A step that drops what a program does not need (`undead`, `undebug`,
-/// `unpub`):
+/// `unpub`, `flatten`):
 /// reads `input`, writes `out` (nothing on failure), prints the sizes and
 /// how many `what` went.
 fn drop_step(
