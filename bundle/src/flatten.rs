@@ -27,6 +27,56 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The roots of the paths that name std's items.
 const STD_ROOTS: [&str; 3] = ["std", "core", "alloc"];
 
+/// The keywords whose next word names an item.
+const ITEM_KEYWORDS: [&str; 8] = [
+    "fn", "struct", "enum", "union", "trait", "type", "const", "static",
+];
+
+/// The names of the prelude (Rust 2021) that a program's item would shadow
+/// in every module once it sits at the crate root.
+const PRELUDE: [&str; 40] = [
+    "Copy",
+    "Send",
+    "Sized",
+    "Sync",
+    "Unpin",
+    "Drop",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "drop",
+    "Box",
+    "ToOwned",
+    "Clone",
+    "PartialEq",
+    "PartialOrd",
+    "Eq",
+    "Ord",
+    "AsRef",
+    "AsMut",
+    "Into",
+    "From",
+    "Default",
+    "Iterator",
+    "Extend",
+    "IntoIterator",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "String",
+    "ToString",
+    "Vec",
+    "TryFrom",
+    "TryInto",
+    "FromIterator",
+    "Debug",
+];
+
 /// The path words that name a module relative to another.
 const RELATIVE: [&str; 3] = ["crate", "super", "self"];
 
@@ -43,6 +93,11 @@ struct Scan {
     /// items at module level.
     deletes: Vec<(usize, usize)>,
     uses: Vec<UseItem>,
+    /// The items declared at module level: their names, and whether they
+    /// sit inside a module (not at the crate root).
+    items: Vec<(String, bool)>,
+    /// The number of `mod NAME{` openers (names may repeat).
+    openers: usize,
 }
 
 /// The program's text flattened into one module, and the number of
@@ -53,7 +108,9 @@ struct Scan {
 /// to the crate root (named), or text it cannot scan.
 pub fn flatten(text: &str) -> Result<(String, usize), String> {
     let code = code_bytes(text)?;
+    refuse_unscannable(&code)?;
     let scan = scan(&code, text)?;
+    refuse_what_would_change_meaning(&code, &scan)?;
     let mut modules = scan.modules.clone();
     let leaves: Vec<Leaf> = scan
         .uses
@@ -81,7 +138,7 @@ pub fn flatten(text: &str) -> Result<(String, usize), String> {
         out.push_str(&format!("use {k};"));
     }
     out.push_str(&body[head_end..]);
-    Ok((out, scan.modules.len()))
+    Ok((out, scan.openers))
 }
 
 /// The offset of the first non-space byte at or after `i`.
@@ -131,6 +188,8 @@ fn scan(code: &[u8], text: &str) -> Result<Scan, String> {
         modules: BTreeSet::new(),
         deletes: Vec::new(),
         uses: Vec::new(),
+        items: Vec::new(),
+        openers: 0,
     };
     // One entry per open brace: whether it opened a module.
     let mut braces: Vec<bool> = Vec::new();
@@ -194,12 +253,19 @@ fn scan(code: &[u8], text: &str) -> Result<Scan, String> {
                     }
                     found.deletes.push((start, open + 1));
                     found.modules.insert(name);
+                    found.openers += 1;
                     braces.push(true);
                     i = open + 1;
                     continue;
                 }
                 "use" => {
                     let start = item_start.take().unwrap_or(i);
+                    if text[start..i].contains("#[cfg") {
+                        return Err(format!(
+                            "the use at byte {i} is under a cfg: at the crate root it would \
+                             apply unconditionally"
+                        ));
+                    }
                     let semi = code[i..]
                         .iter()
                         .position(|&c| c == b';')
@@ -213,6 +279,13 @@ fn scan(code: &[u8], text: &str) -> Result<Scan, String> {
                 }
                 _ => {
                     item_start = None;
+                    if ITEM_KEYWORDS.contains(&word) {
+                        let name_at = skip_space(code, after);
+                        let name = word_at(code, name_at);
+                        if !name.is_empty() && name != "fn" {
+                            found.items.push((name.to_string(), !braces.is_empty()));
+                        }
+                    }
                     i = after;
                     continue;
                 }
@@ -231,6 +304,81 @@ fn scan(code: &[u8], text: &str) -> Result<Scan, String> {
     }
     found.deletes.sort_unstable();
     Ok(found)
+}
+
+/// Refuses comments and raw identifiers, which the scan does not read
+/// (cargo-equip's `--minify all` leaves no comments).
+fn refuse_unscannable(code: &[u8]) -> Result<(), String> {
+    for (pat, what) in [
+        (&b"//"[..], "a comment"),
+        (b"/*", "a comment"),
+        (b"r#", "a raw identifier"),
+    ] {
+        if let Some(at) = code.windows(pat.len()).position(|w| w == pat) {
+            return Err(format!(
+                "{what} at byte {at}: flatten reads code without them"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses the programs whose meaning one module would change while they
+/// still compile, as far as a scan can tell (docs/bundle.md, "One
+/// module"): `pub` inside a
+/// macro (its patterns may match it); a module name also used as a macro
+/// variable's path (`$m::f`) or declared as an item; an item inside a
+/// module named like the prelude's (it would shadow it everywhere); two
+/// `macro_rules!` of one name (textual scope would let one shadow the
+/// other further on). What a scan cannot see (a generic parameter named
+/// like a module, a trait or private method whose visibility decided a
+/// call) is left to `tests/bundle.rs`, which plays the bundle against the
+/// native binary.
+fn refuse_what_would_change_meaning(code: &[u8], scan: &Scan) -> Result<(), String> {
+    let find = |pat: &[u8]| code.windows(pat.len()).position(|w| w == pat);
+    let mut macros = BTreeSet::new();
+    let mut at = 0;
+    while let Some(k) = code[at..].windows(12).position(|w| w == b"macro_rules!") {
+        let start = at + k;
+        let name_at = skip_space(code, start + 12);
+        let name = word_at(code, name_at).to_string();
+        let open = skip_space(code, name_at + name.len());
+        let end = group_end(code, open)?;
+        if code[open..end].windows(3).enumerate().any(|(j, w)| {
+            w == b"pub"
+                && word_starts(code, open + j)
+                && !code.get(open + j + 3).is_some_and(|&c| is_ident(c))
+        }) {
+            return Err(format!(
+                "macro {name:?} at byte {start} has `pub` in its rules"
+            ));
+        }
+        if !macros.insert(name.clone()) {
+            return Err(format!(
+                "two macros named {name:?}: one would shadow the other"
+            ));
+        }
+        at = end;
+    }
+    for m in &scan.modules {
+        let var = format!("${m}::");
+        if let Some(at) = find(var.as_bytes()) {
+            return Err(format!(
+                "`{var}` at byte {at}: a macro variable named like module {m:?}"
+            ));
+        }
+    }
+    for (name, inside) in &scan.items {
+        if scan.modules.contains(name) {
+            return Err(format!("{name:?} names both a module and an item"));
+        }
+        if *inside && PRELUDE.contains(&name.as_str()) {
+            return Err(format!(
+                "the item {name:?} of a module would shadow the prelude's in every module"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// One name a `use` binds: its path (`self` resolved to its parent) and
@@ -344,6 +492,11 @@ fn sort_imports(
                 ));
             }
             let full = path.join("::");
+            // `use .. as _` binds no name.
+            if bound == "_" {
+                tree.insert(&path, l.alias.as_deref());
+                continue;
+            }
             if let Some(other) = std_names.insert(bound.clone(), full.clone()) {
                 if other != full {
                     return Err(format!("std::{other} and std::{full} both bind {bound:?}"));
@@ -571,7 +724,9 @@ mod tests {
     #[test]
     fn what_cannot_move_is_refused_by_name() {
         let cfg = "#[cfg(unix)]mod m{fn f(){}}fn main(){}";
-        assert!(flatten(cfg).unwrap_err().contains("\"m\""));
+        assert!(flatten(cfg)
+            .unwrap_err()
+            .contains("\"m\" at byte 12 is under a cfg"));
         let inner = "mod m{#![allow(dead_code)]fn f(){}}fn main(){}";
         assert!(flatten(inner).unwrap_err().contains("inner attribute"));
         let file = "mod m;fn main(){}";
@@ -581,5 +736,40 @@ mod tests {
         assert!(e.contains("fmt::Result") && e.contains("io::Result"), "{e}");
         let module = "mod a{use std::time;}mod time{}fn main(){}";
         assert!(flatten(module).unwrap_err().contains("\"time\""));
+        let refusals = [
+            (
+                "mod a{#[cfg(unix)]use std::mem::forget;}fn main(){}",
+                "under a cfg",
+            ),
+            ("mod a{}fn main(){} // a{", "a comment"),
+            ("mod a{fn r#pub(){}}fn main(){}", "a raw identifier"),
+            (
+                "macro_rules! s{(pub $x:ident)=>{1}}mod a{}fn main(){}",
+                "`pub` in its rules",
+            ),
+            (
+                "macro_rules! s{()=>{1}}mod a{macro_rules! s{()=>{2}}}fn main(){}",
+                "two macros",
+            ),
+            (
+                "macro_rules! s{($a:ident)=>{$a::f()}}mod a{}fn main(){}",
+                "`$a::`",
+            ),
+            (
+                "mod m{}mod b{struct m;}fn main(){}",
+                "both a module and an item",
+            ),
+            (
+                "mod a{pub fn drop<T>(_:T){}}fn main(){}",
+                "shadow the prelude",
+            ),
+        ];
+        for (program, why) in refusals {
+            let e = flatten(program).unwrap_err();
+            assert!(e.contains(why), "{program}: {e}");
+        }
+        let anonymous =
+            "mod a{use std::fmt::Write as _;}mod b{use std::io::Write as _;}fn main(){}";
+        assert!(flatten(anonymous).is_ok(), "`as _` binds no name");
     }
 }

@@ -20,7 +20,11 @@ pub struct Model {
 pub fn canonical_map() -> Vec<u32> {
     let mut map = Vec::with_capacity(PHASE_SIZE);
     for (k, &offset) in OFFSETS[..PATTERNS.len()].iter().enumerate() {
-        map.extend(pattern::canonical_indices(k).iter().map(|&c| c + offset as u32));
+        map.extend(
+            pattern::canonical_indices(k)
+                .iter()
+                .map(|&c| c + offset as u32),
+        );
     }
     map
 }
