@@ -495,6 +495,16 @@ pub fn text(s: &Summary) -> String {
             opt(timing.first_turn_max_ms, 1),
             opt(timing.closest_ms, 1)
         );
+        if timing.book_moves > 0 {
+            let _ = writeln!(
+                t,
+                "  book moves (MSG \"{}\"): {:.2} a game, none in {} of {} games",
+                tuning::BOOK_WORD,
+                timing.book_moves as f64 / timing.games.max(1) as f64,
+                timing.games_without_book,
+                timing.games
+            );
+        }
     }
     t
 }

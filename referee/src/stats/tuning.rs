@@ -1,11 +1,16 @@
 //! The tuning report: each player's think time per game phase (median, p95,
 //! max), the search depth it reports in its MSG as `d<N>` (or `s<N>`), and its closest
 //! approach to the time limit. A player's first turn, which has its own
-//! larger limit, is reported apart and left out of the phases.
+//! larger limit, is reported apart and left out of the phases. Its book
+//! moves (MSG starting with [`BOOK_WORD`], as our bot writes) are counted a
+//! game.
 
 use crate::files::record::{GameRecord, MoveRecord, Side};
 use serde::Serialize;
 use std::collections::HashMap;
+
+/// The first word of the MSG of a move played from an opening book.
+pub const BOOK_WORD: &str = "book";
 
 /// The game phases, by move number (the opening's moves count too).
 pub const PHASES: [(&str, usize, usize); 3] =
@@ -42,6 +47,12 @@ pub struct PlayerTiming {
     /// The least time left before a turn's limit over all answered turns
     /// (negative when an answer was late), in ms.
     pub closest_ms: Option<f64>,
+    /// Games counted.
+    pub games: usize,
+    /// Moves whose MSG starts with [`BOOK_WORD`].
+    pub book_moves: usize,
+    /// Games in which the player made no such move.
+    pub games_without_book: usize,
 }
 
 /// The report of both players, p1 first.
@@ -144,11 +155,22 @@ pub struct TimingTally {
     depths: [Histogram; 3],
     first_turns: Histogram,
     closest: Option<f64>,
+    games: usize,
+    book_moves: usize,
+    games_without_book: usize,
 }
 
 impl TimingTally {
     /// Counts `side`'s moves of game `r`.
     pub fn add(&mut self, r: &GameRecord, side: Side) {
+        self.games += 1;
+        let book = turns(r, side)
+            .filter(|(_, _, m)| {
+                m.msg.as_deref().and_then(|t| t.split_whitespace().next()) == Some(BOOK_WORD)
+            })
+            .count();
+        self.book_moves += book;
+        self.games_without_book += usize::from(book == 0);
         for (number, first, m) in turns(r, side) {
             let spare = m.limit_ms - m.ms;
             self.closest = Some(self.closest.map_or(spare, |c: f64| c.min(spare)));
@@ -192,6 +214,9 @@ impl TimingTally {
             first_turn_median_ms: first.as_ref().map(|o| o.median),
             first_turn_max_ms: first.map(|o| ms(o.max)),
             closest_ms: self.closest,
+            games: self.games,
+            book_moves: self.book_moves,
+            games_without_book: self.games_without_book,
         }
     }
 }
@@ -328,7 +353,16 @@ mod tests {
             seeds: [0, 0],
             killed_after_end: vec![],
         };
-        let [p1, p2] = report(&[r]);
+        let [p1, p2] = report(&[r.clone()]);
+        assert_eq!((p1.book_moves, p1.games_without_book), (0, 1));
+        // Book moves are counted a game, by the MSG's first word.
+        let mut booked = r.clone();
+        booked.moves[0].msg = Some("book -1".into());
+        booked.moves[2].msg = Some("book +0 3ms".into());
+        booked.moves[4].msg = Some("d9 book".into());
+        let [b1, b2] = report(&[booked, r]);
+        assert_eq!((b1.games, b1.book_moves, b1.games_without_book), (2, 2, 1));
+        assert_eq!((b2.book_moves, b2.games_without_book), (0, 2));
         assert_eq!(p1.first_turn_max_ms, Some(900.0));
         assert_eq!(p1.phases.len(), 1);
         let ph = &p1.phases[0];
