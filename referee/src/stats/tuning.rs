@@ -353,7 +353,7 @@ mod tests {
             seeds: [0, 0],
             killed_after_end: vec![],
         };
-        let [p1, p2] = report(&[r.clone()]);
+        let [p1, p2] = report(std::slice::from_ref(&r));
         assert_eq!((p1.book_moves, p1.games_without_book), (0, 1));
         // Book moves are counted a game, by the MSG's first word.
         let mut booked = r.clone();
