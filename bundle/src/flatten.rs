@@ -368,6 +368,7 @@ fn refuse_what_would_change_meaning(code: &[u8], scan: &Scan) -> Result<(), Stri
             ));
         }
     }
+    refuse_method_clashes(code)?;
     for (name, inside) in &scan.items {
         if scan.modules.contains(name) {
             return Err(format!("{name:?} names both a module and an item"));
@@ -377,6 +378,88 @@ fn refuse_what_would_change_meaning(code: &[u8], scan: &Scan) -> Result<(), Stri
                 "the item {name:?} of a module would shadow the prelude's in every module"
             ));
         }
+    }
+    Ok(())
+}
+
+/// The names of the `fn`s directly inside the block that opens at `open`.
+fn block_fns(code: &[u8], open: usize) -> Result<Vec<String>, String> {
+    let end = group_end(code, open)?;
+    let mut names = Vec::new();
+    let mut depth = 0usize;
+    for i in open..end {
+        match code[i] {
+            b'{' | b'(' | b'[' => depth += 1,
+            b'}' | b')' | b']' => depth -= 1,
+            _ if depth == 1 && word_starts(code, i) && word_at(code, i) == "fn" => {
+                names.push(word_at(code, skip_space(code, i + 2)).to_string());
+            }
+            _ => {}
+        }
+    }
+    Ok(names)
+}
+
+/// Refuses a method name that one module could make resolve otherwise: a
+/// method of the program's own trait named like std's or like an inherent
+/// method (the trait, imported by some modules, is in scope in all), and an
+/// inherent method named like a trait method (a private inherent method,
+/// passed over for the trait's outside its module, is not any more).
+fn refuse_method_clashes(code: &[u8]) -> Result<(), String> {
+    let std_names: BTreeSet<&str> = crate::minify::STD_NAMES.lines().collect();
+    let mut trait_fns = BTreeSet::new();
+    let mut impl_fns = BTreeSet::new();
+    let mut inherent = BTreeSet::new();
+    let mut i = 0;
+    while i < code.len() {
+        if !word_starts(code, i) {
+            i += 1;
+            continue;
+        }
+        let word = word_at(code, i);
+        let after = i + word.len();
+        if word != "trait" && word != "impl" {
+            i = after;
+            continue;
+        }
+        // The header runs to its block (or to `;`): generics and where
+        // clauses hold no braces in this program's style.
+        let Some(open) = code[after..]
+            .iter()
+            .position(|&c| c == b'{' || c == b';')
+            .map(|k| after + k)
+        else {
+            break;
+        };
+        if code[open] == b'{' {
+            let trait_impl = word == "impl" && code[after..open].windows(5).any(|w| w == b" for ");
+            let set = match (word, trait_impl) {
+                ("trait", _) => &mut trait_fns,
+                (_, true) => &mut impl_fns,
+                _ => &mut inherent,
+            };
+            set.extend(block_fns(code, open)?);
+        }
+        // Impls nested in function bodies are met as the scan goes on.
+        i = open + 1;
+    }
+    if let Some(name) = trait_fns
+        .iter()
+        .find(|f| std_names.contains(f.as_str()) || inherent.contains(*f))
+    {
+        return Err(format!(
+            "the program's trait method {name:?} is also a std or inherent method's name: \
+             in one module its trait would be in scope for every call"
+        ));
+    }
+    if let Some(name) = inherent
+        .iter()
+        .find(|f| impl_fns.contains(*f) || trait_fns.contains(*f))
+    {
+        return Err(format!(
+            "the inherent method {name:?} is also a trait method's name: its privacy may \
+             decide which one a call means"
+        ));
     }
     Ok(())
 }
@@ -762,6 +845,15 @@ mod tests {
             (
                 "mod a{pub fn drop<T>(_:T){}}fn main(){}",
                 "shadow the prelude",
+            ),
+            (
+                "mod a{pub trait T{fn len(&self)->usize{9}}impl T for [u8;3]{}}fn main(){}",
+                "trait method \"len\"",
+            ),
+            (
+                "struct S;mod a{pub trait T{fn f(&self)->u8;}impl T for super::S{fn f(&self)->u8{2}}}\
+                 impl S{fn f(&self)->u8{1}}fn main(){}",
+                "\"f\"",
             ),
         ];
         for (program, why) in refusals {
