@@ -21,7 +21,7 @@
 //! different items. With every item visible everywhere, rustc's dead-code
 //! lint sees the whole program, so `bundle undead` runs after it.
 
-use crate::{code_bytes, is_ident};
+use crate::{code_bytes, is_ident, skip_space};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The roots of the paths that name std's items.
@@ -139,14 +139,6 @@ pub fn flatten(text: &str) -> Result<(String, usize), String> {
     }
     out.push_str(&body[head_end..]);
     Ok((out, scan.openers))
-}
-
-/// The offset of the first non-space byte at or after `i`.
-fn skip_space(code: &[u8], mut i: usize) -> usize {
-    while i < code.len() && code[i].is_ascii_whitespace() {
-        i += 1;
-    }
-    i
 }
 
 /// The offset just past the group that opens at `open` (`(`, `[` or `{`),

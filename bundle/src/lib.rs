@@ -97,6 +97,14 @@ pub struct Literal {
     pub end: usize,
 }
 
+/// The first offset at or after `i` that is not ASCII whitespace.
+pub(crate) fn skip_space(code: &[u8], mut i: usize) -> usize {
+    while i < code.len() && code[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    i
+}
+
 /// A byte of an identifier.
 pub(crate) fn is_ident(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'

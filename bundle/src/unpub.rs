@@ -18,7 +18,7 @@
 //!   name is a standard one keeps its `pub`;
 //! - `pub use` re-exports and restricted `pub(..)`s are left as they are.
 
-use crate::is_ident;
+use crate::{is_ident, skip_space};
 use crate::minify::STD_NAMES;
 use crate::settle::settle;
 use std::collections::{BTreeMap, BTreeSet};
@@ -53,14 +53,6 @@ fn ident_at(code: &[u8], i: usize) -> &str {
         .take_while(|&&c| is_ident(c))
         .count();
     std::str::from_utf8(&code[i.min(end)..end]).unwrap_or("")
-}
-
-/// The first non-space offset at or after `i`.
-fn skip_space(code: &[u8], mut i: usize) -> usize {
-    while i < code.len() && code[i].is_ascii_whitespace() {
-        i += 1;
-    }
-    i
 }
 
 /// Offsets of the whole word `word` in `code`.
