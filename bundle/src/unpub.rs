@@ -18,9 +18,9 @@
 //!   name is a standard one keeps its `pub`;
 //! - `pub use` re-exports and restricted `pub(..)`s are left as they are.
 
-use crate::{is_ident, skip_space};
 use crate::minify::STD_NAMES;
 use crate::settle::settle;
+use crate::{is_ident, skip_space};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a dropped `pub` declared.

@@ -3,7 +3,7 @@
 //!
 //! From all the chunks.
 //! 10121 positions of the 44683 searched (search depths {13, 14}), walk margin 6 discs,
-//! 4 plies per disc of loss, both sides free before ply 4, to ply 40, at most 11500 characters;
+//! 4 plies per disc of loss, both sides free before ply 4, to ply 40, at most 13000 characters;
 //! start position -1 discs; principal line (32 plies): d3c5e6f5f6e3d6f7g6e7c6g5c4d7f4f3d8c3d2b5f8h5b4c2g4e2f2b6c7h3h6e8
 
 /// Positions in the book.

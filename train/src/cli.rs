@@ -72,7 +72,7 @@ usage:
               records, DIR/chunk-NNN.bin (default train/book), resumed from the chunks
               before it; then write the packed book from all the chunks
               (--export-chunks N: the first N; default out: src/book/data.rs, at
-              most 11500 characters); selective depth 14 (13 at odd empties), batches of 16 new positions,
+              most 13000 characters); selective depth 14 (13 at odd empties), batches of 16 new positions,
               lines whose deviating side loses at most 6 discs in all, priority = ply +
               4 plies a disc of loss, to ply 40, both sides deviating before ply 4 (every
               move a candidate there), the bot's side also growing moves within 1 disc of
