@@ -202,6 +202,12 @@ mod tests {
         );
         let mut out = Vec::new();
         let summary = run(&text, false, Some(20), &mut solver(), |o| out.push(o));
-        assert_eq!((summary.malformed, summary.timeouts), (0, 1));
+        // The start position times out; whether FFO #1 is solved in 20 ms
+        // depends on the machine's load, so it is not asserted.
+        assert_eq!(summary.malformed, 0);
+        assert!(
+            matches!(&out[1], Output::Line(l) if l.starts_with("2 none timeout")),
+            "{out:?}"
+        );
     }
 }
