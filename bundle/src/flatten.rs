@@ -21,7 +21,7 @@
 //! different items. With every item visible everywhere, rustc's dead-code
 //! lint sees the whole program, so `bundle undead` runs after it.
 
-use crate::{code_bytes, is_ident, skip_space};
+use crate::{code_bytes, ident_at, is_ident, skip_space};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The roots of the paths that name std's items.
@@ -80,11 +80,6 @@ const PRELUDE: [&str; 40] = [
 /// The path words that name a module relative to another.
 const RELATIVE: [&str; 3] = ["crate", "super", "self"];
 
-/// One `use` item: the tree after `use`, spaced as [`normalize`] does.
-struct UseItem {
-    tree: String,
-}
-
 /// What the scan of the modules found.
 struct Scan {
     /// The inline modules' names.
@@ -92,7 +87,8 @@ struct Scan {
     /// Byte ranges to delete: module openers, their closing braces, `use`
     /// items at module level.
     deletes: Vec<(usize, usize)>,
-    uses: Vec<UseItem>,
+    /// The `use` items' trees (after `use`), spaced as [`normalize`] does.
+    uses: Vec<String>,
     /// The items declared at module level: their names, and whether they
     /// sit inside a module (not at the crate root).
     items: Vec<(String, bool)>,
@@ -115,7 +111,7 @@ pub fn flatten(text: &str) -> Result<(String, usize), String> {
     let leaves: Vec<Leaf> = scan
         .uses
         .iter()
-        .map(|u| leaves(&u.tree))
+        .map(|u| leaves(u))
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .flatten()
@@ -158,12 +154,6 @@ fn group_end(code: &[u8], open: usize) -> Result<usize, String> {
         }
     }
     Err(format!("unclosed group at byte {open}"))
-}
-
-/// The identifier that starts at `i` (empty when none does).
-fn word_at(code: &[u8], i: usize) -> &str {
-    let end = i + code[i..].iter().take_while(|&&c| is_ident(c)).count();
-    std::str::from_utf8(&code[i..end]).unwrap_or("")
 }
 
 /// Whether a word may start at `i`: an identifier byte not preceded by
@@ -210,7 +200,7 @@ fn scan(code: &[u8], text: &str) -> Result<Scan, String> {
             }
         }
         if word_starts(code, i) {
-            let word = word_at(code, i);
+            let word = ident_at(code, i);
             let after = i + word.len();
             if !at_module_level {
                 i = after;
@@ -230,7 +220,7 @@ fn scan(code: &[u8], text: &str) -> Result<Scan, String> {
                 "mod" => {
                     let start = item_start.take().unwrap_or(i);
                     let name_at = skip_space(code, after);
-                    let name = word_at(code, name_at).to_string();
+                    let name = ident_at(code, name_at).to_string();
                     let open = skip_space(code, name_at + name.len());
                     if code.get(open) != Some(&b'{') {
                         return Err(format!(
@@ -265,7 +255,7 @@ fn scan(code: &[u8], text: &str) -> Result<Scan, String> {
                         .ok_or_else(|| format!("unterminated use at byte {i}"))?;
                     let tree = normalize(&text[after..semi]);
                     found.deletes.push((start, semi + 1));
-                    found.uses.push(UseItem { tree });
+                    found.uses.push(tree);
                     i = semi + 1;
                     continue;
                 }
@@ -273,7 +263,7 @@ fn scan(code: &[u8], text: &str) -> Result<Scan, String> {
                     item_start = None;
                     if ITEM_KEYWORDS.contains(&word) {
                         let name_at = skip_space(code, after);
-                        let name = word_at(code, name_at);
+                        let name = ident_at(code, name_at);
                         if !name.is_empty() && name != "fn" {
                             found.items.push((name.to_string(), !braces.is_empty()));
                         }
@@ -333,7 +323,7 @@ fn refuse_what_would_change_meaning(code: &[u8], scan: &Scan) -> Result<(), Stri
     while let Some(k) = code[at..].windows(12).position(|w| w == b"macro_rules!") {
         let start = at + k;
         let name_at = skip_space(code, start + 12);
-        let name = word_at(code, name_at).to_string();
+        let name = ident_at(code, name_at).to_string();
         let open = skip_space(code, name_at + name.len());
         let end = group_end(code, open)?;
         if code[open..end].windows(3).enumerate().any(|(j, w)| {
@@ -383,8 +373,8 @@ fn block_fns(code: &[u8], open: usize) -> Result<Vec<String>, String> {
         match code[i] {
             b'{' | b'(' | b'[' => depth += 1,
             b'}' | b')' | b']' => depth -= 1,
-            _ if depth == 1 && word_starts(code, i) && word_at(code, i) == "fn" => {
-                names.push(word_at(code, skip_space(code, i + 2)).to_string());
+            _ if depth == 1 && word_starts(code, i) && ident_at(code, i) == "fn" => {
+                names.push(ident_at(code, skip_space(code, i + 2)).to_string());
             }
             _ => {}
         }
@@ -408,7 +398,7 @@ fn refuse_method_clashes(code: &[u8]) -> Result<(), String> {
             i += 1;
             continue;
         }
-        let word = word_at(code, i);
+        let word = ident_at(code, i);
         let after = i + word.len();
         if word != "trait" && word != "impl" {
             i = after;
@@ -695,7 +685,7 @@ fn rewrite(
         let dollar = code[i] == b'$' && code.get(i + 1).is_some_and(|&c| is_ident(c));
         let start = if dollar { i + 1 } else { i };
         if (dollar || word_starts(code, i)) && start < code.len() {
-            let word = word_at(code, start);
+            let word = ident_at(code, start);
             let after = start + word.len();
             let path_start = i < 2 || &code[i - 2..i] != b"::" || stripped_to == i;
             let continues = code[after..].starts_with(b"::")

@@ -105,6 +105,14 @@ pub(crate) fn skip_space(code: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The identifier that starts at `i` of `code` (empty when none does,
+/// or when `i` is past the end).
+pub(crate) fn ident_at(code: &[u8], i: usize) -> &str {
+    let i = i.min(code.len());
+    let end = i + code[i..].iter().take_while(|&&c| is_ident(c)).count();
+    std::str::from_utf8(&code[i..end]).unwrap_or("")
+}
+
 /// A byte of an identifier.
 pub(crate) fn is_ident(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'

@@ -7,8 +7,6 @@
 //! rustc's output quiet where `bundle undead` relies on it). A level with
 //! an empty list (`#![deny()]`) goes too.
 
-use crate::Literal;
-
 /// The rustc lints whose attributes go with Clippy's: the crate denies
 /// `unsafe_code` and allows it on the few items that need it, so the pair
 /// goes together.
@@ -23,14 +21,15 @@ const LEVELS: &[&str] = &["allow", "deny", "warn", "expect"];
 /// # Errors
 /// When the text's literals cannot be read.
 pub fn drop_lint_attributes(text: &str) -> Result<String, String> {
-    let literals = crate::string_literals(text)?;
+    // Literals blanked: a `#` or `)]` inside one is not code.
+    let code = crate::code_bytes(text)?;
+    let code = std::str::from_utf8(&code).map_err(|e| e.to_string())?;
     let mut out = String::with_capacity(text.len());
     let mut pos = 0;
     let mut i = 0;
-    let b = text.as_bytes();
-    while i < b.len() {
-        if b[i] == b'#' && !inside(&literals, i) {
-            if let Some(end) = droppable_end(text, i) {
+    while i < code.len() {
+        if code.as_bytes()[i] == b'#' {
+            if let Some(end) = droppable_end(code, i) {
                 out.push_str(&text[pos..i]);
                 pos = end;
                 i = end;
@@ -41,10 +40,6 @@ pub fn drop_lint_attributes(text: &str) -> Result<String, String> {
     }
     out.push_str(&text[pos..]);
     Ok(out)
-}
-
-fn inside(literals: &[Literal], at: usize) -> bool {
-    literals.iter().any(|l| l.start <= at && at < l.end)
 }
 
 /// If a droppable lint attribute starts at `i`, the offset just past it.

@@ -20,7 +20,7 @@
 
 use crate::minify::STD_NAMES;
 use crate::settle::settle;
-use crate::{is_ident, skip_space};
+use crate::{ident_at, is_ident, skip_space};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a dropped `pub` declared.
@@ -44,15 +44,6 @@ struct Pub {
     start: usize,
     end: usize,
     declared: Declared,
-}
-
-/// The identifier starting at `i` of `code` (empty if none).
-fn ident_at(code: &[u8], i: usize) -> &str {
-    let end = i + code[i.min(code.len())..]
-        .iter()
-        .take_while(|&&c| is_ident(c))
-        .count();
-    std::str::from_utf8(&code[i.min(end)..end]).unwrap_or("")
 }
 
 /// Offsets of the whole word `word` in `code`.
