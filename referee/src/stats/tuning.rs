@@ -164,14 +164,10 @@ impl TimingTally {
     /// Counts `side`'s moves of game `r`.
     pub fn add(&mut self, r: &GameRecord, side: Side) {
         self.games += 1;
-        let book = turns(r, side)
-            .filter(|(_, _, m)| {
-                m.msg.as_deref().and_then(|t| t.split_whitespace().next()) == Some(BOOK_WORD)
-            })
-            .count();
-        self.book_moves += book;
-        self.games_without_book += usize::from(book == 0);
+        let mut book = 0;
         for (number, first, m) in turns(r, side) {
+            let first_word = m.msg.as_deref().and_then(|t| t.split_whitespace().next());
+            book += usize::from(first_word == Some(BOOK_WORD));
             let spare = m.limit_ms - m.ms;
             self.closest = Some(self.closest.map_or(spare, |c: f64| c.min(spare)));
             if first {
@@ -187,6 +183,8 @@ impl TimingTally {
                 self.depths[phase].add(u64::from(d));
             }
         }
+        self.book_moves += book;
+        self.games_without_book += usize::from(book == 0);
     }
 
     /// The report.
