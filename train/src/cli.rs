@@ -40,12 +40,15 @@ usage:
   train fit   [--data FILE[+FILE..][,FILE..]] [--steps N] [--batches N] [--lr X]
               [--hidden A,B,..] [--groups A,B,..] [--anchors A,B,..] [--bits N]
               [--threads N] [--bootstrap K] [--rounds N] [--quantize-from S] [--teacher FILE]
-              [--out FILE]
+              [--init FILE] [--freeze G[,G..]] [--out FILE]
               fit the pattern networks (default: 6000 steps, 32 batches, step size
               0.01, hidden 64,32, anchors 0,10,..,60 in groups 3,4, 8 bits;
               --quantize-from S: from step S the fit sees the parameters rounded
               to --bits, quantization-aware; --teacher FILE: the training positions
-              labelled by the networks of a weights file, distillation);
+              labelled by the networks of a weights file, distillation;
+              --init FILE: start from a weights file's networks, a fine-tune;
+              --freeze G: with --init, group G's networks (0: the first
+              anchors') stay as they start);
               default data: every train/corpus/*.bin chunk in seed order, which
               rebuilds the committed weights byte for byte (about 17 minutes on 2
               cores); files of `gen` are read too, and `a+b+c` joins the shards of
@@ -166,6 +169,8 @@ pub struct Options {
     /// `fit --teacher`: a weights file whose networks label the training
     /// positions (distillation).
     pub teacher: Option<PathBuf>,
+    /// `fit --init`: a weights file whose networks the fit starts from.
+    pub init: Option<PathBuf>,
     /// `--part`: which games of endgame chunks (`probcut`, `endgame`).
     pub endgame_part: crate::command::probcut::Part,
 }
@@ -208,6 +213,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         endgame_part: crate::command::probcut::Part::Training,
         weights: None,
         teacher: None,
+        init: None,
     };
     // `train --help`, and `--help` (or `-h`) after a command: the command
     // [`HELP`], with the default options.
@@ -296,6 +302,13 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                 "--bits" => o.bits = num(value)?.clamp(2, 20) as u32,
                 "--weights" => o.weights = Some(PathBuf::from(value)),
                 "--teacher" => o.teacher = Some(PathBuf::from(value)),
+                "--init" => o.init = Some(PathBuf::from(value)),
+                "--freeze" => {
+                    o.fit.frozen_groups = value
+                        .split(',')
+                        .map(|v| num(v).map(|n| n as usize))
+                        .collect::<Result<_, _>>()?;
+                }
                 "--quantize-from" => o.quantize_from = Some(num(value)? as u32),
                 "--hidden" => {
                     o.fit.hidden = value

@@ -80,6 +80,13 @@ pub struct NetConfig {
     /// goes to the unrounded ones (the straight-through estimator).
     /// `None`: the committed recipe, rounded only at the end.
     pub quantize_from: Option<(u32, u32)>,
+    /// Networks to start from instead of random ones (`train fit --init`):
+    /// a fine-tune. Their anchors, hidden sizes and groups must be these.
+    pub init: Option<Nets>,
+    /// Groups whose networks stay as they start (`train fit --freeze`):
+    /// with `init`, the others are fitted around them, say the endgame's
+    /// group on endgame positions with the midgame's kept.
+    pub frozen_groups: Vec<usize>,
 }
 
 impl Default for NetConfig {
@@ -96,6 +103,8 @@ impl Default for NetConfig {
             seed: 1,
             threads: 2,
             quantize_from: None,
+            init: None,
+            frozen_groups: Vec::new(),
         }
     }
 }
@@ -688,6 +697,10 @@ pub fn fit_nets(samples: &[Sample], cfg: &NetConfig, bar: &ProgressBar) -> (Nets
     };
     for i in 0..PATTERNS.len() * cfg.groups.len() {
         let sizes = nets.sizes(i);
+        if let Some(init) = &cfg.init {
+            nets.params.push(init.params[i].clone());
+            continue;
+        }
         let mut p = Vec::with_capacity(net::param_count(&sizes));
         for (l, w) in sizes.windows(2).enumerate() {
             // He-like scale for the hidden layers, small outputs at first.
@@ -750,6 +763,10 @@ pub fn fit_nets(samples: &[Sample], cfg: &NetConfig, bar: &ProgressBar) -> (Nets
         let (c1, c2) = (1.0 - decay.0, 1.0 - decay.1);
         let mut at = 0;
         for (i, params) in nets.params.iter_mut().enumerate() {
+            if cfg.frozen_groups.contains(&(i % cfg.groups.len())) {
+                at += params.len();
+                continue;
+            }
             for (j, p) in params.iter_mut().enumerate() {
                 let g: f32 = grads.iter().map(|g| g[i][j]).sum();
                 m[at] = b1 * m[at] + (1.0 - b1) * g;
@@ -851,6 +868,55 @@ mod tests {
         assert!(
             aware < plain,
             "aware {aware} against rounded at the end {plain}"
+        );
+    }
+
+    #[test]
+    fn a_fine_tune_keeps_its_frozen_group_and_fits_the_other() {
+        let samples = synthetic(200);
+        let base = NetConfig {
+            hidden: vec![8, 4],
+            steps: 40,
+            batches: 2,
+            validate_every: 10,
+            learning_rate: 0.02,
+            ..NetConfig::default()
+        };
+        let (start, _) = fit_nets(&samples, &base, &ProgressBar::hidden());
+        // New labels: the fine-tune must move toward them.
+        let shifted: Vec<Sample> = samples
+            .iter()
+            .map(|s| Sample {
+                label: (s.label as i32 + 6).clamp(-64, 64) as i8,
+                ..*s
+            })
+            .collect();
+        let tune = NetConfig {
+            init: Some(start.clone()),
+            frozen_groups: vec![1],
+            ..base.clone()
+        };
+        let (tuned, report) = fit_nets(&shifted, &tune, &ProgressBar::hidden());
+        let groups = base.groups.len();
+        for (i, (a, b)) in start.params.iter().zip(&tuned.params).enumerate() {
+            if i % groups == 1 {
+                assert_eq!(a, b, "network {i} of the frozen group moved");
+            } else {
+                assert_ne!(a, b, "network {i} of the fitted group did not move");
+            }
+        }
+        let (_, valid) = fit::split(&shifted, base.holdout_every);
+        let canon = fit::canonical_map();
+        let model = start.model();
+        let before = valid
+            .iter()
+            .map(|s| (f64::from(model.predict(&canon, &s.board)) - f64::from(s.label)).abs())
+            .sum::<f64>()
+            / valid.len() as f64;
+        assert!(
+            report.best_mae < before - 0.5,
+            "fine-tuned {} against the start's {before}",
+            report.best_mae
         );
     }
 

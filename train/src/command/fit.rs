@@ -70,13 +70,14 @@ pub fn fit_and_write(o: &Options, samples: &[Sample], how: &str) -> Result<(), S
         }
         None => (samples, how.to_string()),
     };
+    let (cfg, how) = start_and_frozen(o, how)?;
     let how = how.as_str();
-    let (mut nets, mut report) = net::fit_nets(samples, &o.fit, &fit_bar());
+    let (mut nets, mut report) = net::fit_nets(samples, &cfg, &fit_bar());
     let bootstrap = o.bootstrap.unwrap_or(0);
     for round in 0..if bootstrap > 0 { o.rounds } else { 0 } {
         println!("fit {}: validation MAE {:.3}", round + 1, report.best_mae);
         let relabelled = fit::bootstrap(samples, &nets.model(), bootstrap, o.fit.holdout_every);
-        (nets, report) = net::fit_nets(&relabelled, &o.fit, &fit_bar());
+        (nets, report) = net::fit_nets(&relabelled, &cfg, &fit_bar());
     }
     let quantized = encode::quantize_nets(&nets, o.bits);
     // Check the packing and measure the error of the exact runtime tables.
@@ -166,6 +167,60 @@ pub fn fit_and_write(o: &Options, samples: &[Sample], how: &str) -> Result<(), S
     Ok(())
 }
 
+/// The fit's configuration with `--init`'s networks read in, and `how`
+/// with the start and the frozen groups said.
+///
+/// # Errors
+/// An unreadable `--init` file, networks of another shape than the fit's,
+/// `--freeze` without `--init` or naming a group the fit lacks.
+fn start_and_frozen(o: &Options, how: String) -> Result<(net::NetConfig, String), String> {
+    let mut cfg = o.fit.clone();
+    let mut how = how;
+    if let Some(&g) = cfg.frozen_groups.iter().find(|&&g| g >= cfg.groups.len()) {
+        return Err(format!(
+            "--freeze: group {g} does not exist (the groups are 0..{})",
+            cfg.groups.len()
+        ));
+    }
+    match &o.init {
+        Some(path) => {
+            let init = super::repack::read_weights(path)?;
+            if (&init.anchors, &init.hidden, &init.groups)
+                != (&cfg.anchors, &cfg.hidden, &cfg.groups)
+            {
+                return Err(format!(
+                    "--init {}: its networks (anchors {:?}, hidden {:?}, groups {:?}) are not \
+                     the fit's (anchors {:?}, hidden {:?}, groups {:?})",
+                    path.display(),
+                    init.anchors,
+                    init.hidden,
+                    init.groups,
+                    cfg.anchors,
+                    cfg.hidden,
+                    cfg.groups
+                ));
+            }
+            let name = path
+                .file_name()
+                .unwrap_or(path.as_os_str())
+                .to_string_lossy();
+            how = format!("{how}; the fit started from the networks of {name} (`--init`)");
+            cfg.init = Some(init);
+        }
+        None if !cfg.frozen_groups.is_empty() => {
+            return Err("--freeze: needs --init (frozen random networks would stay random)".into())
+        }
+        None => {}
+    }
+    if !cfg.frozen_groups.is_empty() {
+        how = format!(
+            "{how}, the networks of group(s) {:?} kept as they started (`--freeze`)",
+            cfg.frozen_groups
+        );
+    }
+    Ok((cfg, how))
+}
+
 /// Wraps `text` at word boundaries to lines of at most `width` characters.
 fn wrap(text: &str, width: usize) -> String {
     let mut out = String::new();
@@ -192,6 +247,39 @@ fn wrap(text: &str, width: usize) -> String {
 mod tests {
     use super::*;
     use crate::data::{corpus_files, CORPUS_DIR};
+
+    #[test]
+    fn a_fine_tunes_start_is_checked_before_fitting() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let weights = root.join(WEIGHTS_PATH).display().to_string();
+        let options = |extra: &[&str]| {
+            let mut args = vec!["fit".to_string()];
+            args.extend(extra.iter().map(|a| a.to_string()));
+            crate::cli::parse(&args).unwrap().1
+        };
+        let err = |o: &Options| start_and_frozen(o, String::new()).unwrap_err();
+        assert!(err(&options(&["--freeze", "1"])).contains("needs --init"));
+        assert!(err(&options(&["--init", &weights, "--freeze", "2"])).contains("group 2"));
+        // The committed networks have hidden layers 64, 32: not 32, 16.
+        let e = err(&options(&["--init", &weights, "--hidden", "32,16"]));
+        assert!(e.contains("are not the fit's"), "{e}");
+        let e = err(&options(&["--init", "/nonexistent/weights.rs"]));
+        assert!(e.contains("/nonexistent/weights.rs"), "{e}");
+        // The committed networks as the start: read and said in the header.
+        let (cfg, how) = start_and_frozen(
+            &options(&["--init", &weights, "--freeze", "1"]),
+            String::new(),
+        )
+        .unwrap();
+        assert_eq!(
+            cfg.init.unwrap().params.len(),
+            cfg.groups.len() * othello::eval::pattern::PATTERNS.len()
+        );
+        assert!(
+            how.contains("weights.rs (`--init`)") && how.contains("[1] kept"),
+            "{how}"
+        );
+    }
 
     /// `train fit` with its defaults, run on the committed corpus, gives
     /// back the committed weights byte for byte. About 17 minutes on 2
