@@ -695,12 +695,15 @@ pub fn fit_nets(samples: &[Sample], cfg: &NetConfig, bar: &ProgressBar) -> (Nets
         groups: cfg.groups.clone(),
         params: Vec::new(),
     };
-    for i in 0..PATTERNS.len() * cfg.groups.len() {
+    if let Some(init) = &cfg.init {
+        assert!(
+            (&init.anchors, &init.hidden, &init.groups) == (&cfg.anchors, &cfg.hidden, &cfg.groups),
+            "the start's networks are not of the fit's shape"
+        );
+        nets.params.clone_from(&init.params);
+    }
+    for i in nets.params.len()..PATTERNS.len() * cfg.groups.len() {
         let sizes = nets.sizes(i);
-        if let Some(init) = &cfg.init {
-            nets.params.push(init.params[i].clone());
-            continue;
-        }
         let mut p = Vec::with_capacity(net::param_count(&sizes));
         for (l, w) in sizes.windows(2).enumerate() {
             // He-like scale for the hidden layers, small outputs at first.

@@ -7,7 +7,7 @@ use crate::gen::Sample;
 use crate::progress::bar;
 use crate::{encode, fit, net};
 use othello::eval::pattern::{self, Tables};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Default `--bootstrap` for data labelled with game outcomes (`gen`): plies
@@ -31,15 +31,7 @@ pub fn run(o: &Options) -> Result<(), String> {
     let o = &o;
     // File names only: the weights file must not depend on where the
     // repository lives.
-    let files: Vec<String> = paths
-        .iter()
-        .map(|p| {
-            p.file_name()
-                .unwrap_or(p.as_os_str())
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
+    let files: Vec<String> = paths.iter().map(|p| file_name(p)).collect();
     let how = format!(
         "data: {} positions from {}",
         samples.len(),
@@ -58,10 +50,7 @@ pub fn fit_and_write(o: &Options, samples: &[Sample], how: &str) -> Result<(), S
         Some(path) => {
             let teacher = super::repack::read_weights(path)?.model();
             distilled = fit::distil(samples, &teacher, o.fit.holdout_every);
-            let name = path
-                .file_name()
-                .unwrap_or(path.as_os_str())
-                .to_string_lossy();
+            let name = file_name(path);
             let how = format!(
                 "{how}; the training positions labelled by the networks of {name} \
                  (distillation, `--teacher`)"
@@ -173,9 +162,8 @@ pub fn fit_and_write(o: &Options, samples: &[Sample], how: &str) -> Result<(), S
 /// # Errors
 /// An unreadable `--init` file, networks of another shape than the fit's,
 /// `--freeze` without `--init` or naming a group the fit lacks.
-fn start_and_frozen(o: &Options, how: String) -> Result<(net::NetConfig, String), String> {
+fn start_and_frozen(o: &Options, mut how: String) -> Result<(net::NetConfig, String), String> {
     let mut cfg = o.fit.clone();
-    let mut how = how;
     if let Some(&g) = cfg.frozen_groups.iter().find(|&&g| g >= cfg.groups.len()) {
         return Err(format!(
             "--freeze: group {g} does not exist (the groups are 0..{})",
@@ -200,10 +188,7 @@ fn start_and_frozen(o: &Options, how: String) -> Result<(net::NetConfig, String)
                     cfg.groups
                 ));
             }
-            let name = path
-                .file_name()
-                .unwrap_or(path.as_os_str())
-                .to_string_lossy();
+            let name = file_name(path);
             how = format!("{how}; the fit started from the networks of {name} (`--init`)");
             cfg.init = Some(init);
         }
@@ -219,6 +204,15 @@ fn start_and_frozen(o: &Options, how: String) -> Result<(net::NetConfig, String)
         );
     }
     Ok((cfg, how))
+}
+
+/// A file's name without its directories, for weights files' headers
+/// (which must not depend on where the repository lives).
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .unwrap_or(path.as_os_str())
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// Wraps `text` at word boundaries to lines of at most `width` characters.
