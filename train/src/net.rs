@@ -123,6 +123,12 @@ pub struct Nets {
 }
 
 impl Nets {
+    /// Whether these networks have `cfg`'s anchors, hidden sizes and groups:
+    /// the shape a fit from them (`NetConfig::init`) needs.
+    pub fn has_shape_of(&self, cfg: &NetConfig) -> bool {
+        (&self.anchors, &self.hidden, &self.groups) == (&cfg.anchors, &cfg.hidden, &cfg.groups)
+    }
+
     /// Layer sizes of network `i` (pattern `i / groups`, group `i % groups`).
     pub fn sizes(&self, i: usize) -> Vec<usize> {
         let g = self.groups.len();
@@ -697,7 +703,7 @@ pub fn fit_nets(samples: &[Sample], cfg: &NetConfig, bar: &ProgressBar) -> (Nets
     };
     if let Some(init) = &cfg.init {
         assert!(
-            (&init.anchors, &init.hidden, &init.groups) == (&cfg.anchors, &cfg.hidden, &cfg.groups),
+            init.has_shape_of(cfg),
             "the start's networks are not of the fit's shape"
         );
         nets.params.clone_from(&init.params);

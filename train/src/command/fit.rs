@@ -173,9 +173,7 @@ fn start_and_frozen(o: &Options, mut how: String) -> Result<(net::NetConfig, Str
     match &o.init {
         Some(path) => {
             let init = super::repack::read_weights(path)?;
-            if (&init.anchors, &init.hidden, &init.groups)
-                != (&cfg.anchors, &cfg.hidden, &cfg.groups)
-            {
+            if !init.has_shape_of(&cfg) {
                 return Err(format!(
                     "--init {}: its networks (anchors {:?}, hidden {:?}, groups {:?}) are not \
                      the fit's (anchors {:?}, hidden {:?}, groups {:?})",
