@@ -172,7 +172,7 @@ pub struct Options {
     /// `fit --init`: a weights file whose networks the fit starts from.
     pub init: Option<PathBuf>,
     /// `--part`: which games of endgame chunks (`probcut`, `endgame`).
-    pub endgame_part: crate::command::probcut::Part,
+    pub endgame_part: crate::games::Part,
 }
 
 /// Parses the arguments after the program name: the command's name and
@@ -210,7 +210,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         openings: OpeningsConfig::default(),
         transition: TransitionConfig::default(),
         by_empties: None,
-        endgame_part: crate::command::probcut::Part::Training,
+        endgame_part: crate::games::Part::Training,
         weights: None,
         teacher: None,
         init: None,
@@ -394,10 +394,9 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                     o.endgame.empties = o.transition.empties;
                 }
                 "--part" => {
-                    o.endgame_part =
-                        crate::command::probcut::Part::parse(value).ok_or_else(|| {
-                            format!("--part: expected training, held-out or all, found {value:?}")
-                        })?
+                    o.endgame_part = crate::games::Part::parse(value).ok_or_else(|| {
+                        format!("--part: expected training, held-out or all, found {value:?}")
+                    })?
                 }
                 "--children" => o.endgame.children = num(value)?.min(60) as u32,
                 "--cut" => {

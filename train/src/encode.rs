@@ -1,8 +1,8 @@
-//! Quantizing the fitted networks and packing them into the Rust source
-//! file `src/eval/weights.rs`, in the format that
+//! Packing the quantized networks ([`crate::net::quantize_nets`]) into the
+//! Rust source file `src/eval/weights.rs`, in the format that
 //! `othello::eval::net::decode` reads.
 
-use crate::net::Nets;
+use crate::net::{dequantize, Layer, Nets};
 use othello::eval::net;
 use othello::eval::pack::BitWriter;
 
@@ -23,55 +23,6 @@ pub fn checksum(anchors: &[Vec<i32>]) -> (usize, i64) {
     let all = anchors.iter().flatten();
     let nonzero = all.clone().filter(|&&v| v != 0).count();
     (nonzero, all.map(|&v| i64::from(v.abs())).sum())
-}
-
-/// One layer of a network, quantized: its shift (step `2^-shift`) and its
-/// weights then biases in steps.
-pub type Layer = (u32, Vec<i32>);
-
-/// Rounds every layer of every network to the power-of-two step that keeps
-/// its largest magnitude within `bits` bits (sign apart).
-pub fn quantize_nets(nets: &Nets, bits: u32) -> Vec<Vec<Layer>> {
-    let limit = ((1u32 << bits) - 1) as f32;
-    let max_shift = (1 << net::SHIFT_BITS) - 1;
-    (0..nets.params.len())
-        .map(|i| {
-            let sizes = nets.sizes(i);
-            let mut rest = nets.params[i].as_slice();
-            sizes
-                .windows(2)
-                .map(|w| {
-                    let (layer, r) = rest.split_at((w[0] + 1) * w[1]);
-                    rest = r;
-                    let max = layer.iter().fold(0.0f32, |m, v| m.max(v.abs()));
-                    let mut shift = 0;
-                    while shift < max_shift && max * (1u64 << (shift + 1)) as f32 <= limit {
-                        shift += 1;
-                    }
-                    let scale = (1u64 << shift) as f32;
-                    (
-                        shift,
-                        layer.iter().map(|v| (v * scale).round() as i32).collect(),
-                    )
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// The parameters quantized networks decode to.
-pub fn dequantize(q: &[Vec<Layer>]) -> Vec<Vec<f32>> {
-    q.iter()
-        .map(|layers| {
-            layers
-                .iter()
-                .flat_map(|(shift, v)| {
-                    let step = 1.0 / (1u64 << shift) as f32;
-                    v.iter().map(move |&x| x as f32 * step)
-                })
-                .collect()
-        })
-        .collect()
 }
 
 /// Packs quantized networks in the format `othello::eval::net::decode` reads.
@@ -139,6 +90,7 @@ pub fn nets_source(nets: &Nets, q: &[Vec<Layer>], summary: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::quantize_nets;
     use othello::eval::pack::{BASE, BITS_PER_CHAR};
     use othello::eval::pattern::PATTERNS;
     use rand::{Rng, SeedableRng};

@@ -6,8 +6,9 @@
 //! pattern evaluation against another under the same search.
 //!
 //! `cli.rs` reads the command line, `command/` holds one file per command,
-//! `data.rs` reads the training data; the other modules are the pipeline's
-//! parts.
+//! `data.rs` reads the training data and `games.rs` the recorded games
+//! several commands draw positions from; the other modules are the
+//! pipeline's parts.
 
 mod arena;
 mod book;
@@ -19,6 +20,7 @@ mod encode;
 mod endgame;
 mod features;
 mod fit;
+mod games;
 mod gen;
 mod mpc;
 mod net;

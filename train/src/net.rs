@@ -13,6 +13,10 @@
 //!
 //! Every sum is taken over fixed parts in a fixed order, so the result does
 //! not depend on the number of threads.
+//!
+//! The networks' rounding to the packed precision ([`quantize_nets`],
+//! packed by `encode.rs`) is here too: a quantization-aware fit sees the
+//! rounded parameters.
 
 use crate::fit::{self, Model};
 use crate::gen::Sample;
@@ -146,11 +150,11 @@ impl Nets {
             .collect()
     }
 
-    /// The networks with each layer rounded as `crate::encode` packs it at
-    /// `bits` magnitude bits.
+    /// The networks with each layer rounded as they are packed at `bits`
+    /// magnitude bits ([`quantize_nets`], then [`dequantize`]).
     pub fn rounded(&self, bits: u32) -> Nets {
         Nets {
-            params: crate::encode::dequantize(&crate::encode::quantize_nets(self, bits)),
+            params: dequantize(&quantize_nets(self, bits)),
             ..self.clone()
         }
     }
@@ -171,6 +175,55 @@ impl Nets {
             weights,
         }
     }
+}
+
+/// One layer of a network, quantized: its shift (step `2^-shift`) and its
+/// weights then biases in steps.
+pub type Layer = (u32, Vec<i32>);
+
+/// Rounds every layer of every network to the power-of-two step that keeps
+/// its largest magnitude within `bits` bits (sign apart).
+pub fn quantize_nets(nets: &Nets, bits: u32) -> Vec<Vec<Layer>> {
+    let limit = ((1u32 << bits) - 1) as f32;
+    let max_shift = (1 << net::SHIFT_BITS) - 1;
+    (0..nets.params.len())
+        .map(|i| {
+            let sizes = nets.sizes(i);
+            let mut rest = nets.params[i].as_slice();
+            sizes
+                .windows(2)
+                .map(|w| {
+                    let (layer, r) = rest.split_at((w[0] + 1) * w[1]);
+                    rest = r;
+                    let max = layer.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+                    let mut shift = 0;
+                    while shift < max_shift && max * (1u64 << (shift + 1)) as f32 <= limit {
+                        shift += 1;
+                    }
+                    let scale = (1u64 << shift) as f32;
+                    (
+                        shift,
+                        layer.iter().map(|v| (v * scale).round() as i32).collect(),
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The parameters quantized networks decode to.
+pub fn dequantize(q: &[Vec<Layer>]) -> Vec<Vec<f32>> {
+    q.iter()
+        .map(|layers| {
+            layers
+                .iter()
+                .flat_map(|(shift, v)| {
+                    let step = 1.0 / (1u64 << shift) as f32;
+                    v.iter().map(move |&x| x as f32 * step)
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The representative table indices, numbered across patterns.

@@ -188,7 +188,7 @@ fn deepening(state: &State, config: &BookConfig) -> Result<Vec<Board>, String> {
     if config.deep_from.is_empty() {
         return Err("--deep-depth needs --from FILE[,FILE..] (games files or transcripts)".into());
     }
-    let games = super::probcut::read_games(&config.deep_from, super::probcut::Part::All)?;
+    let games = crate::games::read_games(&config.deep_from, crate::games::Part::All)?;
     let lines = crate::endgame::Games::new(games)?.lines();
     let jobs = deepen_jobs(state, &lines, config.deep_plies, config.deep_depth);
     // How far the games stay in the book (grown, not only exported).

@@ -2,8 +2,8 @@
 //! (`crate::endgame`, docs/training.md).
 
 use crate::cli::Options;
-use crate::command::probcut::{read_games, Part};
 use crate::endgame::{self, Games};
+use crate::games::{read_games, Part};
 use std::path::PathBuf;
 use std::time::Instant;
 

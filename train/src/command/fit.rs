@@ -68,10 +68,10 @@ pub fn fit_and_write(o: &Options, samples: &[Sample], how: &str) -> Result<(), S
         let relabelled = fit::bootstrap(samples, &nets.model(), bootstrap, o.fit.holdout_every);
         (nets, report) = net::fit_nets(&relabelled, &cfg, &fit_bar());
     }
-    let quantized = encode::quantize_nets(&nets, o.bits);
+    let quantized = net::quantize_nets(&nets, o.bits);
     // Check the packing and measure the error of the exact runtime tables.
     let data = encode::encode_nets(&quantized);
-    let params = encode::dequantize(&quantized);
+    let params = net::dequantize(&quantized);
     if othello::eval::net::decode(&data, &nets.hidden, &nets.groups) != params {
         return Err("internal error: decoding does not give back the networks".into());
     }

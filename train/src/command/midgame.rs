@@ -8,8 +8,9 @@
 //! once, only where the side to move has at least two moves, up to
 //! `--per-empties` at each count of empties, seeded.
 
-use super::transition::{candidates, draw, transcripts};
+use super::transition::{candidates, draw};
 use crate::cli::{Options, TRANSITION_EMPTIES, TRANSITION_PER_EMPTIES};
+use crate::games::transcripts;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -3,8 +3,8 @@
 //! cut, calibrated").
 
 use crate::cli::Options;
-use crate::command::transition::transcripts;
 use crate::endgame;
+use crate::games::{read_games, Part};
 use crate::probcut::{self, Appender, Row};
 use othello::search::endgame::calibration::{claimed, Checked};
 use othello::search::endgame::shallow_value;
@@ -21,24 +21,6 @@ pub const FIT_PATH: &str = "src/search/endgame/probcut_fit.rs";
 pub const DEFAULT_EMPTIES: (u32, u32) = (8, 24);
 /// The deepest shallow search measured when `--max-depth` is not given.
 pub const DEFAULT_MAX_DEPTH: u32 = 6;
-
-/// The games of `files` (games files, transcripts, or endgame chunks:
-/// the games of their `part`), in order.
-pub fn read_games(files: &[PathBuf], part: Part) -> Result<Vec<String>, String> {
-    let mut games = Vec::new();
-    for file in files {
-        let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        if endgame::is_chunk(&bytes) {
-            let list = crate::command::transition::chunk_games(&bytes, part)
-                .map_err(|e| format!("{}: {e}", file.display()))?;
-            games.extend(list);
-            continue;
-        }
-        let text = String::from_utf8(bytes).map_err(|_| format!("{}: not text", file.display()))?;
-        games.extend(transcripts(file, &text)?);
-    }
-    Ok(games)
-}
 
 /// The rows of `path` (none if it does not exist).
 pub fn read_rows(path: &Path) -> Result<Vec<Row>, String> {
@@ -300,38 +282,6 @@ pub fn labelled(
         out.extend(list);
     }
     out
-}
-
-/// Which games of an endgame chunk a command reads (`--part`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Part {
-    /// The games `train fit` trains on.
-    Training,
-    /// The held-out games (validation, benches).
-    HeldOut,
-    /// Every game.
-    All,
-}
-
-impl Part {
-    /// Parses `training`, `held-out` or `all`.
-    pub fn parse(text: &str) -> Option<Part> {
-        match text {
-            "training" => Some(Part::Training),
-            "held-out" => Some(Part::HeldOut),
-            "all" => Some(Part::All),
-            _ => None,
-        }
-    }
-
-    /// Its name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Part::Training => "training",
-            Part::HeldOut => "held-out",
-            Part::All => "all",
-        }
-    }
 }
 
 /// The calibration check's roots when `--empties` is not given: their cut

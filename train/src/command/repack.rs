@@ -8,7 +8,7 @@
 use crate::cli::Options;
 use crate::data::{data_or_corpus, load};
 use crate::gen::Sample;
-use crate::net::Nets;
+use crate::net::{dequantize, quantize_nets, Nets};
 use crate::{encode, fit};
 use othello::eval::pattern::Tables;
 use othello::eval::{net, weights, SCALE};
@@ -90,9 +90,9 @@ pub fn run(o: &Options) -> Result<(), String> {
             params: net::decode(weights::DATA, &weights::HIDDEN, &weights::GROUPS),
         },
     };
-    let quantized = encode::quantize_nets(&nets, o.bits);
+    let quantized = quantize_nets(&nets, o.bits);
     let data = encode::encode_nets(&quantized);
-    let params = encode::dequantize(&quantized);
+    let params = dequantize(&quantized);
     let tables = Tables::new(
         &net::expand(&params, &nets.hidden, &nets.groups),
         &nets.anchors,

@@ -10,7 +10,7 @@
 //! can be cut into chunks; the finished file is rewritten in bench order.
 
 use crate::cli::Options;
-use crate::command::probcut::Part;
+use crate::games::read_games;
 use othello::game::Game;
 use othello::search::endgame::{Solver, SOLVE_TABLE_BITS};
 use othello::time::Deadline;
@@ -21,69 +21,12 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// The bench's default file.
 pub const DEFAULT_OUT: &str = "tests/data/transition.txt";
-
-/// The transcripts of the games in `text` (from `file`, for errors): a
-/// line starting with `{` is a referee games-file record (its header and
-/// other records without moves are skipped), any other non-blank line not
-/// starting with `#` a transcript.
-pub fn transcripts(file: &Path, text: &str) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        let at = || format!("{}: line {}", file.display(), i + 1);
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if !line.starts_with('{') {
-            out.push(line.to_string());
-            continue;
-        }
-        let value: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| format!("{}: {e}", at()))?;
-        let Some(moves) = value.get("moves").and_then(|m| m.as_array()) else {
-            continue;
-        };
-        let mut t = value
-            .get("opening")
-            .and_then(|o| o.as_str())
-            .unwrap_or_default()
-            .to_string();
-        for m in moves {
-            let sq = m
-                .get("square")
-                .and_then(|s| s.as_str())
-                .ok_or_else(|| format!("{}: a move without a square", at()))?;
-            t += sq;
-        }
-        out.push(t);
-    }
-    Ok(out)
-}
-
-/// The transcripts of the games of an endgame chunk (`train endgame`'s)
-/// in `part`: a bench of strong play's held-out games.
-///
-/// # Errors
-/// The chunk's own (`crate::endgame::parse`).
-pub fn chunk_games(bytes: &[u8], part: Part) -> Result<Vec<String>, String> {
-    let chunk = crate::endgame::parse(bytes)?;
-    Ok(chunk
-        .records
-        .iter()
-        .filter(|r| match part {
-            Part::Training => !r.held_out,
-            Part::HeldOut => r.held_out,
-            Part::All => true,
-        })
-        .map(|r| r.moves.iter().map(|sq| sq.to_string()).collect())
-        .collect())
-}
 
 /// The candidate positions of `games`: by empties in `range`, each
 /// position once (the first game to reach it), where the side to move
@@ -159,7 +102,7 @@ pub fn run(o: &Options) -> Result<(), String> {
     if c.from.is_empty() {
         return Err("transition needs --from FILE[,FILE..] (games files or transcripts)".into());
     }
-    let games = crate::command::probcut::read_games(&c.from, o.endgame_part)?;
+    let games = read_games(&c.from, o.endgame_part)?;
     let drawn = draw(candidates(&games, c.empties)?, c.per_empties, o.gen.seed);
     let out = o.out.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
     // Resume: the positions already solved in the output, kept in the
@@ -259,22 +202,6 @@ pub fn run(o: &Options) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn games_files_and_transcripts_give_the_same_games() {
-        let jsonl = concat!(
-            r#"{"kind":"othello-referee-games","p1":"a"}"#,
-            "\n",
-            r#"{"game":1,"opening":"f5d6","moves":[{"by":"p1","square":"c3"},{"by":"p2","square":"d3"}]}"#,
-            "\n"
-        );
-        let t = transcripts(Path::new("g.jsonl"), jsonl).unwrap();
-        assert_eq!(t, vec!["f5d6c3d3".to_string()]);
-        let t = transcripts(Path::new("g.txt"), "# c\n\nf5d6c3d3\n").unwrap();
-        assert_eq!(t, vec!["f5d6c3d3".to_string()]);
-        let e = transcripts(Path::new("g.jsonl"), "{bad\n").unwrap_err();
-        assert!(e.contains("g.jsonl: line 1"), "{e}");
-    }
 
     #[test]
     fn candidates_are_unique_positions_with_a_choice() {
