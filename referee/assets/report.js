@@ -211,6 +211,67 @@ function analysis() {
     `; loser behind at every judged position: ${a.losses.lost_from_the_start}.`;
 }
 
+// ---- Standing (referee standing) ---------------------------------------
+
+const RESULTS = ["won", "drawn", "lost"];
+const pct = (x) => (x === null ? "n/a" : `${fmt(100 * x, 1)}%`);
+const signed = (x) => (x > 0 ? `+${x}` : String(x));
+
+// p1's score at each count of empties of the standing file, by game number.
+const STANDING = new Map(D.standing ? D.standing.per_game.map((r) => [r.game, r.scores]) : []);
+
+function standingText(score) {
+  if (score === null || score === undefined) return "ended before";
+  return D.standing.settings.wld ? ["lost", "drawn", "won"][Math.sign(score) + 1] : signed(score);
+}
+
+function standing() {
+  const s = D.standing;
+  if (!s) return;
+  $("standing").hidden = false;
+  $("standing-note").textContent = `Each game's position at ${s.settings.empties.join(", ")} empties ` +
+    `solved ${s.settings.wld ? "for its result (win, draw or loss)" : "exactly"} by the engine's solver, ` +
+    `against how the game ended (${s.games} games). No evaluation is in this judge: a game's result ` +
+    `changed after a count of empties only by a mistake after it.`;
+  const box = $("standing-tables");
+  for (const st of s.stages) {
+    const before = st.ended_before.reduce((a, b) => a + b, 0);
+    box.append(el("h3", { text: `At ${st.empties} empties: ${st.games} games` +
+      (before ? `, ${before} ended before` : "") }));
+    for (const side of [0, 1]) {
+      const p = st.players[side];
+      const t = el("table", { id: `standing-${st.empties}-p${side + 1}` });
+      t.append(el("tr", {}, el("th", { class: PLAYER_CLASS[side], text: `${p.name} at ${st.empties}` }),
+        el("th", { text: "games" }), ...RESULTS.map((r) => el("th", { text: `then ${r}` }))));
+      RESULTS.forEach((label, k) => {
+        const row = side === 0 ? st.table[k] : st.table[2 - k].slice().reverse();
+        t.append(el("tr", {}, el("th", { text: label }),
+          el("td", { class: "num", text: String(row.reduce((a, b) => a + b, 0)) }),
+          ...row.map((c) => el("td", { class: "num", text: String(c) }))));
+      });
+      box.append(t);
+      box.append(el("p", { id: `standing-${st.empties}-line-p${side + 1}`, text: `${p.name}: stood ${pct(p.stood)} ` +
+        `(${p.standing.join("-")}), finished ${pct(p.finished)} (${p.result.join("-")})` +
+        (p.mean_score === null ? "" : `; mean exact score at ${st.empties}: ${signed(Number(fmt(p.mean_score, 2)))} discs`) }));
+    }
+    box.append(el("p", { text: st.changed.length ? `Changed after ${st.empties} empties (for ${s.names[0]}): ` +
+      st.changed.map((c) => `game ${c.game} ${c.standing} → ${c.result}`).join("; ") :
+      `No game changed result after ${st.empties} empties.` }));
+  }
+  // Score by stage: the standing at each count of empties, then the final result.
+  const labels = s.stages.map((st) => `${st.empties} empties`).concat(["final"]);
+  const xs = labels.map((_, i) => i);
+  const last = s.stages[s.stages.length - 1];
+  const series = [0, 1].map((side) => ({
+    data: s.stages.map((st) => (st.players[side].stood === null ? null : 100 * st.players[side].stood))
+      .concat([last.players[side].finished === null ? null : 100 * last.players[side].finished]),
+    opts: { label: NAMES[side], stroke: COLORS[side], width: 2, points: { show: true } },
+  }));
+  lineChart($("chart-standing"), "Score by stage under perfect play, then the final result", "stage", "score %",
+    xs, series, { axes: [{ label: "stage", values: (u, vals) => vals.map((v) => labels[v] || "") },
+      { label: "score %" }], scales: { x: { time: false }, y: { range: [0, 100] } } });
+}
+
 // ---- Rules ------------------------------------------------------------
 
 const EMPTY = 0, BLACK = 1, WHITE = 2;
@@ -304,7 +365,9 @@ function openGame(number, ply) {
   $("viewer").hidden = false;
   const black = NAMES[g.b], white = NAMES[1 - g.b];
   $("game-title").textContent = `Game ${g.g}: ${black} (black) vs ${white} (white)`;
-  $("game-result").textContent = resultText(g) + (g.f ? ` — ${g.f.detail}` : "");
+  $("game-result").textContent = resultText(g) + (g.f ? ` — ${g.f.detail}` : "") +
+    (STANDING.has(g.g) ? `; under perfect play, for ${NAMES[0]}: ` + D.standing.settings.empties
+      .map((e, k) => `${standingText(STANDING.get(g.g)[k])} at ${e} empties`).join(", ") : "");
   $("transcript").value = moves.map((m) => m.sq).join("");
   const t = $("moves");
   const judged = !!g.l;
@@ -429,7 +492,8 @@ function gameList() {
     select.append(el("option", { value: v, text: label }));
   }
   const t = $("game-list");
-  const heads = ["#", "black", "white", "opening", "result", "fault"].concat(D.analysis ? ["turning point"] : []);
+  const heads = ["#", "black", "white", "opening", "result", "fault"].concat(D.analysis ? ["turning point"] : [])
+    .concat(D.standing ? D.standing.settings.empties.map((e) => `${NAMES[0]} at ${e}`) : []);
   t.append(el("thead", {}, el("tr", {}, ...heads.map((h) => el("th", { text: h })))));
   const body = el("tbody");
   for (const g of D.games) {
@@ -440,7 +504,9 @@ function gameList() {
       el("td", { text: g.o }),
       el("td", { text: resultText(g) }),
       el("td", { text: g.f ? g.f.kind : "" }),
-      ...(D.analysis ? [el("td", { class: "num", text: g.tp ? `move ${g.tp}` : "" })] : []));
+      ...(D.analysis ? [el("td", { class: "num", text: g.tp ? `move ${g.tp}` : "" })] : []),
+      ...(D.standing ? (STANDING.get(g.g) || D.standing.settings.empties.map(() => undefined))
+        .map((v) => el("td", { class: "num", text: STANDING.has(g.g) ? standingText(v) : "" })) : []));
     tr.addEventListener("click", () => openGame(g.g, 0));
     body.append(tr);
   }
@@ -473,6 +539,7 @@ function fromHash() {
 summary();
 charts();
 analysis();
+standing();
 buildBoard();
 controls();
 gameList();

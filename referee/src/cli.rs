@@ -103,6 +103,40 @@ pub enum Command {
     /// analyze`) puts them near a draw, as a file `--openings` reads
     /// (docs/referee.md, "Openings from real games").
     Openings(OpeningsArgs),
+    /// Where the games were decided: each game's position at N empties
+    /// solved exactly (no evaluation in the judge), against how the game
+    /// ended, per player (docs/referee.md, "Where games were decided").
+    Standing(StandingArgs),
+}
+
+/// `referee standing`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct StandingArgs {
+    /// Games files (`--games-out`) of one match: one file, a resumed one,
+    /// or several shards.
+    #[arg(required = true, value_name = "GAMES_FILE")]
+    pub files: Vec<PathBuf>,
+    /// The counts of empties to solve the games at, comma-separated, each
+    /// 1-40 (a solve at 24 takes about 2 s, every further empty 3-4 times
+    /// as long).
+    #[arg(long, value_name = "E,E,...", value_delimiter = ',', default_value = "24",
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::judge::standing::MAX_EMPTIES)))]
+    pub empties: Vec<u32>,
+    /// Prove only the result (win, draw or loss), not the score: several
+    /// times faster at 26-30 empties.
+    #[arg(long)]
+    pub wld: bool,
+    /// The standing file (default: beside the first games file,
+    /// `run.jsonl` -> `run.standing.jsonl`). An existing one of the same
+    /// match with the same settings is continued.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write the summary (every count of empties, every game) as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Games solved at once (default: the number of cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 /// `referee openings`.
@@ -270,6 +304,11 @@ pub struct ReportArgs {
     #[arg(long, value_name = "BUCKETS", default_value = DEFAULT_EMPTIES_BUCKETS,
           value_parser = EmptiesBuckets::parse)]
     pub empties_buckets: EmptiesBuckets,
+    /// The standing file (`referee standing`) of these games: the games'
+    /// perfect-play standing by stage, and each game's (default: the one
+    /// beside the first games file, if there is one).
+    #[arg(long, value_name = "FILE")]
+    pub standing: Option<PathBuf>,
 }
 
 /// A player as given on the command line.

@@ -17,11 +17,14 @@ fn main() -> ExitCode {
     // Bots live in their own process groups, out of reach of the
     // terminal's Ctrl-C: kill them before leaving. Finished games are
     // already in --games-out, so --resume continues the match.
-    let analyzing = matches!(args.command, Some(Command::Analyze(_)));
+    let analyzing = matches!(
+        args.command,
+        Some(Command::Analyze(_) | Command::Standing(_))
+    );
     let _ = ctrlc::set_handler(move || {
         bot::kill_all();
         if analyzing {
-            eprintln!("\nreferee: interrupted (the same command continues the analysis)");
+            eprintln!("\nreferee: interrupted (the same command continues where it stopped)");
         } else {
             eprintln!(
                 "\nreferee: interrupted (run again with --resume to continue a --games-out match)"

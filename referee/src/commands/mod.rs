@@ -1,6 +1,6 @@
 //! The subcommands, one driver each: `play_match` (the default command:
 //! two players, one match; `--replay`), `tournament`, `summary`, `analyze`,
-//! `openings` and `report` (here: it only picks the page). A driver checks its
+//! `openings`, `standing` and `report` (here: it only picks the page). A driver checks its
 //! options, reads and writes the files (`files`), plays the games
 //! (`play`), computes the numbers (`stats`, `judge`) and draws the pages
 //! (`html`); what it prints on the terminal is in `output`.
@@ -9,6 +9,7 @@ pub mod analyze;
 pub mod openings;
 pub mod output;
 pub mod play_match;
+pub mod standing;
 pub mod summary;
 pub mod tournament;
 
@@ -27,13 +28,18 @@ pub fn run(args: Args, demo: bool) -> Result<(), String> {
             let t = tournament::read(&r.files)?;
             tournament_report::write(&t.header, &t.standings, &t.gaps, &r.output)
         }
-        Some(Command::Report(r)) => {
-            report::write(&r.files, &r.analysis, &r.empties_buckets, &r.output)
-        }
+        Some(Command::Report(r)) => report::write(
+            &r.files,
+            &r.analysis,
+            r.standing.as_deref(),
+            &r.empties_buckets,
+            &r.output,
+        ),
         Some(Command::Summary(s)) => summary::run(s),
         Some(Command::Tournament(t)) => tournament::run(t),
         Some(Command::Analyze(a)) => analyze::run(a),
         Some(Command::Openings(o)) => openings::run(o),
+        Some(Command::Standing(s)) => standing::run(s),
         None => play_match::run(args, demo),
     }
 }

@@ -11,7 +11,8 @@
 //!  "positions":52,"ms":812.4}
 //! ```
 
-use crate::files::games_file::{self, GameLine, Line};
+use crate::files::games_file::{self, GameLine};
+use crate::files::judged_file::{self, FileKind, JudgedFile};
 use crate::files::record::{GameRecord, Header, Shard, Side};
 use crate::judge::analyze::Settings;
 use serde::{Deserialize, Serialize};
@@ -140,53 +141,27 @@ pub fn moves_hash(r: &GameRecord) -> String {
     format!("{h:016x}")
 }
 
+/// What an analysis file is, for [`judged_file`]'s reading and messages.
+pub const KIND: FileKind = FileKind {
+    kind: AnalysisHeader::KIND,
+    file: "an analysis file",
+    what: "an analysis",
+    line: "a game's analysis",
+    command: "referee analyze",
+    infix: "analysis",
+};
+
 /// An analysis file read back.
-#[derive(Debug)]
-pub struct AnalysisFile {
-    /// Its header.
-    pub header: AnalysisHeader,
-    /// Its games by number, with their line.
-    pub games: BTreeMap<usize, (usize, GameAnalysis)>,
-    /// The length in bytes of its complete lines.
-    pub valid_len: u64,
-    /// The line number of a torn last line, if there is one.
-    pub torn: Option<usize>,
-}
+pub type AnalysisFile = JudgedFile<AnalysisHeader, GameAnalysis>;
 
 /// Reads an analysis file. A torn last line (an interrupted analysis) is
-/// reported in [`AnalysisFile::torn`] when `allow_torn`, else refused.
+/// reported in [`JudgedFile::torn`] when `allow_torn`, else refused.
 ///
 /// # Errors
 /// `FILE:LINE: reason`: not an analysis file, a line that is not a game's
 /// analysis, a game twice, a torn last line unless allowed.
 pub fn read(path: &Path, allow_torn: bool) -> Result<AnalysisFile, String> {
-    let mut games = BTreeMap::new();
-    let mut torn = None;
-    let (header, valid_len) = games_file::lines(path, header_of, |line: Line<GameAnalysis>| {
-        let at = line.at();
-        if !line.complete {
-            // Only the last line can lack its end: an interrupted write.
-            if allow_torn {
-                torn = Some(line.number);
-                return Ok(false);
-            }
-            return Err(at(
-                &"torn last line (an interrupted `referee analyze`: run it again to finish \
-                  the analysis)",
-            ));
-        }
-        let g = line
-            .value
-            .map_err(|e| at(&format!("not a game's analysis: {e}")))?;
-        games.insert(g.game, (line.number, g));
-        Ok(true)
-    })?;
-    Ok(AnalysisFile {
-        header,
-        games,
-        valid_len,
-        torn,
-    })
+    judged_file::read(path, &KIND, allow_torn)
 }
 
 impl GameLine for GameAnalysis {
@@ -195,41 +170,13 @@ impl GameLine for GameAnalysis {
     }
 }
 
-/// The `kind` of a line.
-#[derive(Deserialize)]
-struct Kind {
-    kind: String,
-}
-
-fn header_of(first: &[u8]) -> Result<AnalysisHeader, String> {
-    let text = std::str::from_utf8(first)
-        .ok()
-        .filter(|t| t.ends_with('\n'))
-        .ok_or("not an analysis file of this referee (no header line)")?;
-    let kind: Kind = serde_json::from_str(text)
-        .map_err(|_| "not an analysis file of this referee (see `referee analyze`)")?;
-    if kind.kind != AnalysisHeader::KIND {
-        return Err(format!(
-            "a file of kind {:?}, not an analysis (see `referee analyze`)",
-            kind.kind
-        ));
-    }
-    serde_json::from_str(text).map_err(|e| e.to_string())
-}
-
 /// Whether `path` starts like an analysis file (its first line only is
 /// read): `Ok(false)` for an empty file.
 ///
 /// # Errors
 /// The file cannot be read, or its first line is something else.
 pub fn is_analysis(path: &Path) -> Result<bool, String> {
-    let first = games_file::first_line(path)?;
-    if first.is_empty() {
-        return Ok(false);
-    }
-    header_of(&first)
-        .map(|_| true)
-        .map_err(|e| format!("{}:1: {e}", path.display()))
+    judged_file::is_kind::<AnalysisHeader>(path, &KIND)
 }
 
 /// Several analysis files of one match (shards, or parts judged apart),
@@ -427,12 +374,7 @@ pub fn check_game(
 /// `run.analysis.jsonl`; a shard's `run.analysis-2-of-4.jsonl`). `referee
 /// report` and `referee summary` look there when `--analysis` is not given.
 pub fn default_output(games: &Path, shard: Option<Shard>) -> PathBuf {
-    let name = games
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let stem = name.strip_suffix(".jsonl").unwrap_or(&name);
-    let suffix = shard.map_or(String::new(), |s| format!("-{}-of-{}", s.index, s.count));
-    games.with_file_name(format!("{stem}.analysis{suffix}.jsonl"))
+    judged_file::beside(games, &KIND, shard)
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@
 pub mod analysis_file;
 pub mod games_file;
 pub mod ggf;
+pub mod judged_file;
 pub mod merge;
 pub mod outputs;
 pub mod record;
+pub mod standing_file;

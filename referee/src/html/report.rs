@@ -11,12 +11,14 @@ use super::{escape, judge_chart, round1, STYLE};
 use crate::files::analysis_file::{self, GameAnalysis};
 use crate::files::merge::{self, Gaps};
 use crate::files::record::{self, GameRecord, Header, Side};
+use crate::files::standing_file::{self, GameStanding, StandingFile};
 use crate::judge::mistakes::{self, EmptiesBuckets};
 use crate::stats::elo::{self, Pentanomial};
+use crate::stats::standing_table::{self, StandingSummary};
 use crate::stats::summary::{self, Summary};
 use crate::stats::tuning;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -46,10 +48,18 @@ const MAX_MOVE: usize = 60;
 pub fn write(
     files: &[PathBuf],
     analysis: &[PathBuf],
+    standing_given: Option<&Path>,
     buckets: &EmptiesBuckets,
     output: &Path,
 ) -> Result<(), String> {
     let mut matcher = analysis_file::Matcher::for_games(files, analysis, "--analysis FILE")?;
+    let standing = standing_file::for_games(files, standing_given)?;
+    let standing_path = standing_given.map_or_else(
+        || standing_file::default_output(&files[0]),
+        Path::to_path_buf,
+    );
+    let mut standing_error = None;
+    let mut standing_seen = BTreeSet::new();
     let mut numbers = Numbers {
         losses: mistakes::MatchLosses::new(buckets.clone()),
         ..Numbers::default()
@@ -62,8 +72,20 @@ pub fn write(
         if let Some(g) = matcher.as_mut().and_then(|a| a.game(&r)) {
             numbers.losses.add(g);
         }
+        if let Some((line, g)) = standing.as_ref().and_then(|s| s.games.get(&r.game)) {
+            if let Err(e) = standing_file::check_game(&standing_path, *line, g, &r) {
+                standing_error.get_or_insert(e);
+            }
+            standing_seen.insert(r.game);
+        }
     })?;
     let analysis = matcher.map(analysis_file::Matcher::finish).transpose()?;
+    if let Some(e) = standing_error {
+        return Err(e);
+    }
+    let standing = standing
+        .map(|s| standing_summary(&s, &standing_seen, &standing_path))
+        .transpose()?;
     places.sort_unstable();
     let summary = numbers.tally.finish(&m.header);
     let gaps = m.gaps();
@@ -112,7 +134,7 @@ pub fn write(
         &summary,
         &gaps,
         numbers.finish(),
-        analysis_data.as_ref(),
+        (analysis_data.as_ref(), standing.as_ref()),
         games,
     )
     .and_then(|()| out.flush().map_err(|e| e.to_string()))
@@ -123,6 +145,30 @@ pub fn write(
     }
     eprintln!("referee: {} games -> {}", places.len(), output.display());
     Ok(())
+}
+
+/// The standings' summary, once every game went by: each game they solved
+/// must be among the games.
+///
+/// # Errors
+/// A game of the standing file (at `path`) that is not in the games files.
+fn standing_summary(
+    f: &StandingFile,
+    seen: &BTreeSet<usize>,
+    path: &Path,
+) -> Result<StandingSummary, String> {
+    if let Some((game, (line, _))) = f.games.iter().find(|(g, _)| !seen.contains(g)) {
+        return Err(format!(
+            "{}:{line}: game {game} is not in the games files (standings of other games)",
+            path.display()
+        ));
+    }
+    let games: Vec<&GameStanding> = f.games.values().map(|(_, g)| g).collect();
+    Ok(standing_table::summarize(
+        &f.header.names,
+        &f.header.settings,
+        &games,
+    ))
 }
 
 /// The whole page of the match of `header`: its `records`, their
@@ -141,7 +187,7 @@ pub fn html(header: &Header, records: &[GameRecord], summary: &Summary, gaps: &G
         summary,
         gaps,
         numbers.finish(),
-        None,
+        (None, None),
         sorted.into_iter().map(|r| Ok(game(r))),
     )
     .expect("writing to memory succeeds");
@@ -187,7 +233,7 @@ fn page(
     summary: &Summary,
     gaps: &Gaps,
     (per_move, elo): ([PerMove; 2], EloSeries),
-    analysis: Option<&AnalysisData>,
+    (analysis, standing): (Option<&AnalysisData>, Option<&StandingSummary>),
     games: impl Iterator<Item = Result<GameData, String>>,
 ) -> Result<(), String> {
     let data = Data {
@@ -208,6 +254,7 @@ fn page(
         per_move,
         elo,
         analysis,
+        standing,
     };
     let head = script_json(&data);
     let head = head.strip_suffix('}').expect("an object");
@@ -256,6 +303,8 @@ struct Data<'a> {
     elo: EloSeries,
     /// What the judge said of the match, when an analysis was given.
     analysis: Option<&'a AnalysisData>,
+    /// The games' perfect-play standings, when a standing file was given.
+    standing: Option<&'a StandingSummary>,
 }
 
 /// The analysis's numbers over the match.

@@ -7,3 +7,4 @@
 
 pub mod analyze;
 pub mod mistakes;
+pub mod standing;

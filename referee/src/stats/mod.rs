@@ -7,6 +7,7 @@
 
 pub mod elo;
 pub mod rating;
+pub mod standing_table;
 pub mod standings;
 pub mod summary;
 pub mod tuning;

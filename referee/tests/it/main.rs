@@ -13,5 +13,6 @@ mod openings_files;
 mod othello_game;
 mod report;
 mod shards;
+mod standing;
 mod system;
 mod tournament;
