@@ -268,7 +268,7 @@ function standing() {
     opts: { label: NAMES[side], stroke: COLORS[side], width: 2, points: { show: true } },
   }));
   lineChart($("chart-standing"), "Score by stage under perfect play, then the final result", "stage", "score %",
-    xs, series, { axes: [{ label: "stage", values: (u, vals) => vals.map((v) => labels[v] || "") },
+    xs, series, { axes: [{ label: "stage", splits: () => xs, values: (u, vals) => vals.map((v) => labels[v] || "") },
       { label: "score %" }], scales: { x: { time: false }, y: { range: [0, 100] } } });
 }
 

@@ -5,15 +5,15 @@
 //! are skipped, a torn last line is cut and its game judged again.
 
 use crate::cli::AnalyzeArgs;
+use crate::commands::judging;
 use crate::files::analysis_file::{self, AnalysisHeader, GameAnalysis, MoveVerdict};
 use crate::files::games_file::GamesWriter;
 use crate::files::merge;
 use crate::files::record::{self, GameRecord};
 use crate::judge::analyze::{self, Judge, Settings};
 use othello::Square;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 
 /// One game to judge.
@@ -87,11 +87,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     let (mut writer, done) = open_output(&output, &header, &args.files, &jobs)?;
     jobs.retain(|j| !done.contains(&j.record.game));
     jobs.sort_by_key(|j| j.record.game);
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1)
-        .min(jobs.len().max(1));
+    let threads = judging::threads(args.threads, jobs.len());
     let positions: u64 = jobs.iter().map(|j| j.squares.len() as u64).sum();
     if !done.is_empty() {
         eprintln!(
@@ -107,64 +103,18 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         settings.describe()
     );
     let names: Vec<String> = args.files.iter().map(|p| p.display().to_string()).collect();
-    let bar = indicatif::ProgressBar::new(positions);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} positions ({per_sec}, eta {eta}) {msg}",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
     let start = Instant::now();
-    let total = jobs.len();
-    let queue = Arc::new(Mutex::new(VecDeque::from(jobs)));
-    let (send, receive) = mpsc::channel::<GameAnalysis>();
-    let workers: Vec<_> = (0..threads)
-        .map(|_| {
-            let queue = Arc::clone(&queue);
-            let send = send.clone();
-            let names = names.clone();
-            std::thread::spawn(move || {
-                let mut judge = Judge::new(settings);
-                loop {
-                    let Some(job) = queue.lock().expect("no panic holding it").pop_front() else {
-                        break;
-                    };
-                    let analysis = judge_game(&mut judge, &job, &names[job.file]);
-                    if send.send(analysis).is_err() {
-                        break;
-                    }
-                }
-            })
-        })
-        .collect();
-    drop(send);
-    let mut failed = None;
-    let mut judged = 0;
-    for analysis in receive {
-        judged += 1;
-        bar.inc(analysis.positions as u64);
-        bar.set_message(format!("{judged}/{total} games"));
-        // After a failed write nothing more is written: a part-line left by
-        // the failure must stay the file's last line, which the next run
-        // cuts as torn and judges again.
-        if failed.is_some() {
-            continue;
-        }
-        if let Err(e) = writer.write_value(&analysis) {
-            failed = Some(format!("{}: {e}", output.display()));
-            // Stop handing out games; those under way finish.
-            queue.lock().expect("no panic holding it").clear();
-        }
-    }
-    for w in workers {
-        w.join()
-            .map_err(|_| "a judge thread panicked".to_string())?;
-    }
-    bar.finish_and_clear();
-    if let Some(e) = failed {
-        return Err(e);
-    }
+    let judged = judging::judge_all(
+        jobs,
+        threads,
+        (positions, "positions"),
+        || Judge::new(settings),
+        |judge, job| judge_game(judge, job, &names[job.file]),
+        |a| a.positions as u64,
+        &mut writer,
+        &output,
+    )?
+    .len();
     let seconds = start.elapsed().as_secs_f64();
     eprintln!(
         "referee: {judged} games, {positions} positions judged in {seconds:.1} s ({:.1} positions/s) -> {}",
@@ -187,49 +137,36 @@ fn open_output(
     inputs: &[PathBuf],
     jobs: &[Job],
 ) -> Result<(GamesWriter, BTreeSet<usize>), String> {
-    let exists = path.metadata().is_ok_and(|m| m.len() > 0);
-    if !exists
-        || !analysis_file::is_analysis(path)
-            .map_err(|e| format!("{e} (-o would overwrite it: give another file)"))?
-    {
-        return Ok((GamesWriter::create_with(path, header)?, BTreeSet::new()));
-    }
-    let f = analysis_file::read(path, true)?;
-    if f.header.judge != header.judge {
-        return Err(format!(
-            "{}:1: judged at other settings ({}) than these ({}): give another -o to analyse \
-             again",
-            path.display(),
-            f.header.judge.describe(),
-            header.judge.describe()
-        ));
-    }
-    if !f.header.same_match(header) || f.header.shard != header.shard {
-        return Err(format!(
-            "{}:1: an analysis of another match or shard than {}",
-            path.display(),
-            inputs[0].display()
-        ));
-    }
     let by_game: std::collections::HashMap<usize, &Job> =
         jobs.iter().map(|j| (j.record.game, j)).collect();
-    for (game, (line, g)) in &f.games {
-        let Some(j) = by_game.get(game) else {
+    let fits = |found: &AnalysisHeader| {
+        if found.judge != header.judge {
             return Err(format!(
-                "{}:{line}: game {game} is not in the games files (of this shard)",
-                path.display()
+                "judged at other settings ({}) than these ({}): give another -o to analyse again",
+                found.judge.describe(),
+                header.judge.describe()
+            ));
+        }
+        if !found.same_match(header) || found.shard != header.shard {
+            return Err(format!(
+                "an analysis of another match or shard than {}",
+                inputs[0].display()
+            ));
+        }
+        Ok(())
+    };
+    let belongs = |line: usize, g: &GameAnalysis| {
+        let Some(j) = by_game.get(&g.game) else {
+            return Err(format!(
+                "{}:{line}: game {} is not in the games files (of this shard)",
+                path.display(),
+                g.game
             ));
         };
-        analysis_file::check_game(path, *line, g, &j.record)?;
-    }
-    if let Some(line) = f.torn {
-        eprintln!(
-            "referee: {}:{line}: torn last line (an interrupted analysis) cut; its game is judged again",
-            path.display()
-        );
-    }
-    let writer = GamesWriter::append(path, f.valid_len)?;
-    Ok((writer, f.games.into_keys().collect()))
+        analysis_file::check_game(path, line, g, &j.record)
+    };
+    let (writer, done) = judging::open_output(path, &analysis_file::KIND, header, fits, belongs)?;
+    Ok((writer, done.into_keys().collect()))
 }
 
 /// Judges every move of one game.

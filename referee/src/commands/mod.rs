@@ -6,6 +6,7 @@
 //! (`html`); what it prints on the terminal is in `output`.
 
 pub mod analyze;
+pub mod judging;
 pub mod openings;
 pub mod output;
 pub mod play_match;

@@ -7,6 +7,7 @@
 //! as JSON with `--json`.
 
 use crate::cli::StandingArgs;
+use crate::commands::judging;
 use crate::commands::output;
 use crate::files::games_file::GamesWriter;
 use crate::files::outputs::{check_writable, write_file};
@@ -16,9 +17,8 @@ use crate::files::{analysis_file, merge};
 use crate::judge::analyze;
 use crate::judge::standing::{self, Position, Settings, StandingJudge};
 use crate::stats::standing_table;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 
 /// One game to solve.
@@ -97,11 +97,7 @@ pub fn run(args: &StandingArgs) -> Result<(), String> {
     let (mut writer, mut done) = open_output(&output, &header, &args.files, &jobs)?;
     jobs.retain(|j| !done.contains_key(&j.record.game));
     jobs.sort_by_key(|j| j.record.game);
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1)
-        .min(jobs.len().max(1));
+    let threads = judging::threads(args.threads, jobs.len());
     let solves: u64 = jobs.iter().map(|j| j.positions.len() as u64).sum();
     if !done.is_empty() {
         eprintln!(
@@ -112,75 +108,27 @@ pub fn run(args: &StandingArgs) -> Result<(), String> {
         );
     }
     eprintln!(
-        "referee: solving {solves} positions of {} games on {threads} threads: {}",
+        "referee: solving {solves} positions of {} games on {threads} thread(s): {}",
         jobs.len(),
         settings.describe()
     );
     let names: Vec<String> = args.files.iter().map(|p| p.display().to_string()).collect();
-    let bar = indicatif::ProgressBar::new(solves);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} solves ({per_sec}, eta {eta}) {msg}",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
     let start = Instant::now();
     let total = jobs.len();
-    let queue = Arc::new(Mutex::new(VecDeque::from(jobs)));
-    let (send, receive) = mpsc::channel::<GameStanding>();
-    let workers: Vec<_> = (0..threads)
-        .map(|_| {
-            let queue = Arc::clone(&queue);
-            let send = send.clone();
-            let names = names.clone();
-            let wld = settings.wld;
-            std::thread::spawn(move || {
-                let mut judge = StandingJudge::new(wld);
-                loop {
-                    let Some(job) = queue.lock().expect("no panic holding it").pop_front() else {
-                        break;
-                    };
-                    if send
-                        .send(solve_game(&mut judge, &job, &names[job.file]))
-                        .is_err()
-                    {
-                        break;
-                    }
-                }
-            })
-        })
-        .collect();
-    drop(send);
-    let mut failed = None;
-    let mut solved = 0;
-    for g in receive {
-        bar.inc(g.at.len() as u64);
-        solved += 1;
-        bar.set_message(format!("{solved}/{total} games"));
-        // After a failed write nothing more is written: a part-line left by
-        // the failure must stay the file's last line, which the next run
-        // cuts as torn and solves again.
-        if failed.is_some() {
-            continue;
-        }
-        if let Err(e) = writer.write_value(&g) {
-            failed = Some(format!("{}: {e}", output.display()));
-            queue.lock().expect("no panic holding it").clear();
-            continue;
-        }
-        done.insert(g.game, g);
-    }
-    for w in workers {
-        w.join()
-            .map_err(|_| "a solving thread panicked".to_string())?;
-    }
-    bar.finish_and_clear();
-    if let Some(e) = failed {
-        return Err(e);
-    }
+    let wld = settings.wld;
+    let solved = judging::judge_all(
+        jobs,
+        threads,
+        (solves, "solves"),
+        || StandingJudge::new(wld),
+        |judge, job| solve_game(judge, job, &names[job.file]),
+        |g| g.at.len() as u64,
+        &mut writer,
+        &output,
+    )?;
+    done.extend(solved.into_iter().map(|g| (g.game, g)));
     eprintln!(
-        "referee: {total} games, {solves} positions solved in {:.1} s on {threads} threads -> {}",
+        "referee: {total} games, {solves} positions solved in {:.1} s on {threads} thread(s) -> {}",
         start.elapsed().as_secs_f64(),
         output.display()
     );
@@ -209,57 +157,37 @@ fn open_output(
     inputs: &[PathBuf],
     jobs: &[Job],
 ) -> Result<(GamesWriter, BTreeMap<usize, GameStanding>), String> {
-    let exists = path.metadata().is_ok_and(|m| m.len() > 0);
-    if !exists
-        || !standing_file::is_standing(path)
-            .map_err(|e| format!("{e} (-o would overwrite it: give another file)"))?
-    {
-        return Ok((GamesWriter::create_with(path, header)?, BTreeMap::new()));
-    }
-    let f = standing_file::read(path, true)?;
-    if f.header.settings != header.settings {
-        return Err(format!(
-            "{}:1: solved with other settings ({}) than these ({}): give another -o",
-            path.display(),
-            f.header.settings.describe(),
-            header.settings.describe()
-        ));
-    }
-    if f.header.names != header.names
-        || (
-            &f.header.p1,
-            &f.header.p2,
-            f.header.seed,
-            &f.header.openings,
-        ) != (&header.p1, &header.p2, header.seed, &header.openings)
-    {
-        return Err(format!(
-            "{}:1: standings of another match than {}",
-            path.display(),
-            inputs[0].display()
-        ));
-    }
     let by_game: std::collections::HashMap<usize, &Job> =
         jobs.iter().map(|j| (j.record.game, j)).collect();
-    let mut done = BTreeMap::new();
-    for (game, (line, g)) in f.games {
-        let Some(j) = by_game.get(&game) else {
+    let fits = |found: &StandingHeader| {
+        if found.settings != header.settings {
             return Err(format!(
-                "{}:{line}: game {game} is not in the games files",
-                path.display()
+                "solved with other settings ({}) than these ({}): give another -o",
+                found.settings.describe(),
+                header.settings.describe()
+            ));
+        }
+        if (&found.p1, &found.p2, found.seed, &found.openings)
+            != (&header.p1, &header.p2, header.seed, &header.openings)
+        {
+            return Err(format!(
+                "standings of another match than {}",
+                inputs[0].display()
+            ));
+        }
+        Ok(())
+    };
+    let belongs = |line: usize, g: &GameStanding| {
+        let Some(j) = by_game.get(&g.game) else {
+            return Err(format!(
+                "{}:{line}: game {} is not in the games files",
+                path.display(),
+                g.game
             ));
         };
-        standing_file::check_game(path, line, &g, &j.record)?;
-        done.insert(game, g);
-    }
-    if let Some(line) = f.torn {
-        eprintln!(
-            "referee: {}:{line}: torn last line (an interrupted run) cut; its game is solved again",
-            path.display()
-        );
-    }
-    let writer = GamesWriter::append(path, f.valid_len)?;
-    Ok((writer, done))
+        standing_file::check_game(path, line, g, &j.record)
+    };
+    judging::open_output(path, &standing_file::KIND, header, fits, belongs)
 }
 
 /// Solves one game's positions, the most empties first (their table helps

@@ -409,3 +409,118 @@ fn the_report_shows_the_judges_analysis_in_a_browser() {
         "{cells} {rounded:?}"
     );
 }
+
+#[test]
+fn the_report_shows_the_standings_in_a_browser() {
+    let Some(chromium) = system::chromium() else {
+        let required = std::env::var("REFEREE_BROWSER").is_ok_and(|v| v == "required");
+        assert!(!required, "REFEREE_BROWSER=required but no Chromium");
+        eprintln!("no Chromium found: browser test not run");
+        return;
+    };
+    let dir = scratch("report-standing-browser");
+    let games = dir.join("games.jsonl");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/standing-games.jsonl"),
+        &games,
+    )
+    .unwrap();
+    let (standing, summary, html) = (
+        dir.join("s.jsonl"),
+        dir.join("s.json"),
+        dir.join("page.html"),
+    );
+    let g = games.to_str().unwrap();
+    let s = standing.to_str().unwrap();
+    run(
+        &[
+            "standing",
+            g,
+            "--empties",
+            "20,12",
+            "-o",
+            s,
+            "--json",
+            summary.to_str().unwrap(),
+        ],
+        0,
+    );
+    run(
+        &["report", g, "--standing", s, "-o", html.to_str().unwrap()],
+        0,
+    );
+    let expected = json(&summary);
+
+    let browser = system::launch(chromium).expect("Chromium starts");
+    let tab = browser.new_tab().expect("a tab");
+    tab.navigate_to(&format!("file://{}", html.display()))
+        .expect("the page opens");
+    tab.wait_for_element("body[data-ready='1']")
+        .expect("the page's script finishes");
+    assert_eq!(
+        eval(&tab, "document.getElementById('standing').hidden"),
+        false
+    );
+    // Each table's cells: p1's rows are the JSON's table; p2's the same
+    // games from its side (rows and columns mirrored).
+    let cells = |id: &str| {
+        let text = eval(
+            &tab,
+            &format!(
+                "JSON.stringify([...document.querySelectorAll('#{id} tr')].slice(1).map(r => \
+                 [...r.querySelectorAll('td')].slice(1).map(c => Number(c.textContent))))"
+            ),
+        );
+        serde_json::from_str::<Value>(text.as_str().expect("a string")).expect("JSON")
+    };
+    for (k, e) in [20, 12].iter().enumerate() {
+        let table = &expected["stages"][k]["table"];
+        let shown = cells(&format!("standing-{e}-p1"));
+        assert!(same(&shown, table), "at {e}: {shown} {table}");
+        let t: Vec<Vec<u64>> = serde_json::from_value(table.clone()).unwrap();
+        let mirrored: Vec<Vec<u64>> = t
+            .iter()
+            .rev()
+            .map(|r| r.iter().rev().copied().collect())
+            .collect();
+        assert!(
+            same(
+                &cells(&format!("standing-{e}-p2")),
+                &serde_json::json!(mirrored)
+            ),
+            "at {e}"
+        );
+    }
+    assert_eq!(
+        eval(
+            &tab,
+            "document.querySelectorAll('#chart-standing canvas').length"
+        ),
+        1,
+        "the chart of the score by stage"
+    );
+    // Game 4 ended at 39 empties; game 1's scores are the JSON's.
+    let row = |n: u64| {
+        eval(
+            &tab,
+            &format!(
+                "[...document.querySelectorAll('#game-list tr[data-game=\"{n}\"] td')].slice(-2).map(c => c.textContent).join('|')"
+            ),
+        )
+    };
+    assert_eq!(row(4), "ended before|ended before");
+    let scores = &expected["per_game"][0]["scores"];
+    let signed = |v: &Value| {
+        let v = v.as_i64().unwrap();
+        if v > 0 {
+            format!("+{v}")
+        } else {
+            v.to_string()
+        }
+    };
+    assert_eq!(
+        row(1),
+        format!("{}|{}", signed(&scores[0]), signed(&scores[1]))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

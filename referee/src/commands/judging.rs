@@ -1,0 +1,131 @@
+//! What `referee analyze` and `referee standing` share: the games judged
+//! in parallel, each thread with its own judge, each game's line written
+//! to the output as it is done (so that an interrupted run continues), with
+//! a progress bar.
+
+use crate::files::games_file::{GameLine, GamesWriter};
+use crate::files::judged_file::{self, FileKind, JudgedFile};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::collections::{BTreeMap, VecDeque};
+use std::path::Path;
+use std::sync::{mpsc, Mutex};
+
+/// The number of threads for `jobs` games: `threads`, else the number of
+/// cores, at most one a game.
+pub fn threads(threads: Option<usize>, jobs: usize) -> usize {
+    threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+        .min(jobs.max(1))
+}
+
+/// Judges `jobs` on `threads` threads: each thread makes its judge with
+/// `judge`, and `work` judges one job. Each result is written to `writer`
+/// (the file `output`) as it comes, in the order the games finish, and
+/// moves the progress bar (of `units` `unit` in all) by `done(result)`.
+/// Returns the results written.
+///
+/// # Errors
+/// A write that failed (named by `output`): nothing more is written and no
+/// new job starts (those under way finish), so that a part-line left by
+/// the failure stays the file's last line, which the next run cuts as torn
+/// and judges again.
+#[allow(clippy::too_many_arguments)]
+pub fn judge_all<J: Send, S, R: Serialize + Send>(
+    jobs: Vec<J>,
+    threads: usize,
+    (units, unit): (u64, &str),
+    judge: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, &J) -> R + Sync,
+    done: impl Fn(&R) -> u64,
+    writer: &mut GamesWriter,
+    output: &Path,
+) -> Result<Vec<R>, String> {
+    let bar = indicatif::ProgressBar::new(units);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit} ({{per_sec}}, eta {{eta}}) {{msg}}"
+        ))
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let total = jobs.len();
+    let queue = Mutex::new(VecDeque::from(jobs));
+    let (send, receive) = mpsc::channel::<R>();
+    let mut failed = None;
+    let mut written = Vec::with_capacity(total);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let send = send.clone();
+            let (queue, judge, work) = (&queue, &judge, &work);
+            scope.spawn(move || {
+                let mut state = judge();
+                loop {
+                    let Some(job) = queue.lock().expect("no panic holding it").pop_front() else {
+                        break;
+                    };
+                    if send.send(work(&mut state, &job)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        for (k, result) in receive.into_iter().enumerate() {
+            bar.inc(done(&result));
+            bar.set_message(format!("{}/{total} games", k + 1));
+            if failed.is_some() {
+                continue;
+            }
+            if let Err(e) = writer.write_value(&result) {
+                failed = Some(format!("{}: {e}", output.display()));
+                queue.lock().expect("no panic holding it").clear();
+                continue;
+            }
+            written.push(result);
+        }
+    });
+    bar.finish_and_clear();
+    failed.map_or(Ok(written), Err)
+}
+
+/// Opens the output of a judging command to write: a new file of `kind`
+/// with `header`, or an existing one continued, whose header `fits` (the
+/// same match and settings: else its error, after the file's name and
+/// line 1) and whose every game `belongs` (`FILE:LINE: ...` else); returns
+/// the games it already holds. A torn last line is cut (said on stderr):
+/// its game is judged again.
+///
+/// # Errors
+/// An existing file of another kind (not overwritten), or one that does not
+/// fit or holds games that do not belong.
+pub fn open_output<H: Serialize + DeserializeOwned, T: DeserializeOwned + GameLine>(
+    path: &Path,
+    kind: &FileKind,
+    header: &H,
+    fits: impl Fn(&H) -> Result<(), String>,
+    belongs: impl Fn(usize, &T) -> Result<(), String>,
+) -> Result<(GamesWriter, BTreeMap<usize, T>), String> {
+    let exists = path.metadata().is_ok_and(|m| m.len() > 0);
+    if !exists
+        || !judged_file::is_kind::<H>(path, kind)
+            .map_err(|e| format!("{e} (-o would overwrite it: give another file)"))?
+    {
+        return Ok((GamesWriter::create_with(path, header)?, BTreeMap::new()));
+    }
+    let f: JudgedFile<H, T> = judged_file::read(path, kind, true)?;
+    fits(&f.header).map_err(|e| format!("{}:1: {e}", path.display()))?;
+    let mut done = BTreeMap::new();
+    for (game, (line, g)) in f.games {
+        belongs(line, &g)?;
+        done.insert(game, g);
+    }
+    if let Some(line) = f.torn {
+        eprintln!(
+            "referee: {}:{line}: torn last line (an interrupted run) cut; its game is done again",
+            path.display()
+        );
+    }
+    Ok((GamesWriter::append(path, f.valid_len)?, done))
+}
