@@ -12,6 +12,10 @@
 //!
 //! The moves may come in any order but must be exactly the legal ones,
 //! each once. Blank lines and lines starting with `#` are comments.
+//!
+//! Where an exact solve costs too much (27-30 empties), a line may give
+//! each move's result alone, `W`, `D` or `L` for the side to move (a WLD
+//! solve): `f5d6...b7  a2:W b7:L c1:D`. A line is one kind or the other.
 
 use crate::board::{Board, Move};
 use crate::game::{Color, Game};
@@ -29,8 +33,11 @@ pub struct BenchPosition {
     /// The last earlier position of the game with the same side to move
     /// (the bot's previous turn, which warms its tables in play), if any.
     pub previous: Option<Board>,
-    /// Every legal move with its exact score for the side to move.
+    /// Every legal move with its exact score for the side to move (with
+    /// `wld`, its sign only: 1 a win, 0 a draw, -1 a loss).
     pub scores: Vec<(Square, i32)>,
+    /// Whether the scores are results only (a WLD solve's).
+    pub wld: bool,
 }
 
 impl BenchPosition {
@@ -42,6 +49,26 @@ impl BenchPosition {
     /// An unplayable transcript, a finished game, or scores that are not
     /// exactly one per legal move.
     pub fn new(transcript: &str, scores: Vec<(Square, i32)>) -> Result<BenchPosition, String> {
+        BenchPosition::scored(transcript, scores, false)
+    }
+
+    /// [`BenchPosition::new`] with results only (`wld`): each score -1, 0
+    /// or 1.
+    ///
+    /// # Errors
+    /// As [`BenchPosition::new`], and a result that is not -1, 0 or 1.
+    pub fn with_results(
+        transcript: &str,
+        results: Vec<(Square, i32)>,
+    ) -> Result<BenchPosition, String> {
+        BenchPosition::scored(transcript, results, true)
+    }
+
+    fn scored(
+        transcript: &str,
+        scores: Vec<(Square, i32)>,
+        wld: bool,
+    ) -> Result<BenchPosition, String> {
         let game = Game::from_transcript(transcript).map_err(|e| format!("transcript {e}"))?;
         if game.is_over() {
             return Err("the game is over after the transcript".into());
@@ -71,6 +98,9 @@ impl BenchPosition {
             if !(-64..=64).contains(&score) {
                 return Err(format!("{sq}: score {score} is outside -64..64"));
             }
+            if wld && !(-1..=1).contains(&score) {
+                return Err(format!("{sq}: result {score} is not -1, 0 or 1"));
+            }
             seen |= sq.bit();
         }
         if let Some(missing) = legal.squares().find(|sq| seen & sq.bit() == 0) {
@@ -82,6 +112,7 @@ impl BenchPosition {
             to_move,
             previous,
             scores,
+            wld,
         })
     }
 
@@ -91,8 +122,12 @@ impl BenchPosition {
     }
 
     /// What playing `sq` loses against the best move, in discs (`None`
-    /// for a move that is not scored).
+    /// for a move that is not scored, and for results only: their
+    /// difference is no count of discs).
     pub fn loss(&self, sq: Square) -> Option<i32> {
+        if self.wld {
+            return None;
+        }
         Some(self.best_score() - self.score(sq)?)
     }
 
@@ -119,11 +154,18 @@ impl BenchPosition {
         let mut line = self.transcript.clone();
         line.push(' ');
         for &(sq, score) in &self.scores {
-            line += &format!(" {sq}:{score:+}");
+            if self.wld {
+                line += &format!(" {sq}:{}", RESULTS[(1 - score) as usize]);
+            } else {
+                line += &format!(" {sq}:{score:+}");
+            }
         }
         line
     }
 }
+
+/// The letters of a win, a draw and a loss in a line of results.
+const RESULTS: [char; 3] = ['W', 'D', 'L'];
 
 /// Parses one line: `Ok(None)` for a blank or comment line.
 ///
@@ -138,20 +180,34 @@ pub fn parse_line(line: &str) -> Result<Option<BenchPosition>, String> {
     let mut fields = line.split_whitespace();
     let transcript = fields.next().unwrap_or_default();
     let mut scores = Vec::new();
+    let mut results = 0;
     for field in fields {
         let Some((word, score)) = field.split_once(':') else {
             return Err(format!("expected `<move>:<score>`, found {field:?}"));
         };
         let sq = Square::parse(word).map_err(|e| format!("{field:?}: {e}"))?;
-        let score = score
-            .parse::<i32>()
-            .map_err(|_| format!("{field:?}: the score is not a whole number"))?;
+        let letter = RESULTS
+            .iter()
+            .position(|&c| score.len() == 1 && score.starts_with(c));
+        let score = match letter {
+            Some(k) => {
+                results += 1;
+                1 - k as i32
+            }
+            None => score.parse::<i32>().map_err(|_| {
+                format!("{field:?}: the score is not a whole number, nor W, D or L")
+            })?,
+        };
         scores.push((sq, score));
     }
     if scores.is_empty() {
         return Err("no scored moves after the transcript".into());
     }
-    BenchPosition::new(transcript, scores).map(Some)
+    match results {
+        0 => BenchPosition::new(transcript, scores).map(Some),
+        n if n == scores.len() => BenchPosition::with_results(transcript, scores).map(Some),
+        _ => Err("a line gives either scores or results (W, D, L), not both".into()),
+    }
 }
 
 /// Parses a whole bench: its positions, or every malformed line as
@@ -252,5 +308,24 @@ mod tests {
         assert!(errors[0].starts_with("line 3: ") && errors[1].starts_with("line 5: "));
         assert_eq!(parse("f5 d6:+1 f4:-3 f6:+0\n").unwrap().len(), 1);
         assert!(err("f5d d6:+1").contains("odd"));
+        assert!(err("f5 d6:W f4:-3 f6:D").contains("not both"));
+        assert!(err("f5 d6:X f4:L f6:D").contains("W, D or L"));
+    }
+
+    #[test]
+    fn results_round_trip_and_give_away_results_but_no_disc_loss() {
+        let line = "f5  d6:W f4:L f6:D";
+        let p = parse_line(line).unwrap().unwrap();
+        assert!(p.wld);
+        assert_eq!(p.scores, [(sq("d6"), 1), (sq("f4"), -1), (sq("f6"), 0)]);
+        assert_eq!(p.to_line(), line);
+        assert_eq!(p.loss(sq("f4")), None);
+        assert_eq!(p.changes_result(sq("f6")), Some(true));
+        assert_eq!(p.changes_result(sq("d6")), Some(false));
+        assert!(BenchPosition::with_results(
+            "f5",
+            vec![(sq("d6"), 2), (sq("f4"), 0), (sq("f6"), 0)]
+        )
+        .is_err());
     }
 }

@@ -156,3 +156,49 @@ fn the_passes_mode_runs_every_pass() {
     assert_eq!(status, 2);
     assert!(err.contains("--passes"), "{err}");
 }
+
+/// A bench of results only (`train transition --labels wld`): the same
+/// positions with W, D, L in place of the scores give the same results
+/// given away, no loss in discs, and `--passes` (which needs discs) is
+/// refused.
+#[test]
+fn results_only_count_the_results_given_away() {
+    let positions = sample();
+    let dir = std::env::temp_dir().join(format!("othello-transition-wld-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wld = dir.join("wld.txt");
+    let lines: Vec<String> = positions
+        .iter()
+        .map(|p| {
+            let signs = p.scores.iter().map(|&(m, s)| (m, s.signum())).collect();
+            othello::transition::BenchPosition::with_results(&p.transcript, signs)
+                .unwrap()
+                .to_line()
+        })
+        .collect();
+    std::fs::write(&wld, lines.join("\n") + "\n").unwrap();
+    let file = wld.to_str().unwrap();
+    let (status, out, err) = tool(&[file, "--list", "--strategy", "greedy", "--seed", "3"]);
+    assert_eq!(status, 0, "{err}");
+    let mut results = 0;
+    for (p, line) in positions.iter().zip(out.lines()) {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(cols[4], "-", "no loss in discs: {line}");
+        results += u32::from(p.changes_result(Square::parse(cols[2]).unwrap()).unwrap());
+    }
+    let all: Vec<&str> = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("all"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(
+        (all[2], all[4]),
+        ("n/a", results.to_string().as_str()),
+        "{out}"
+    );
+    let (status, _, err) = tool(&[file, "--passes", "200"]);
+    assert_eq!(status, 2);
+    assert!(err.contains("needs exact scores"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

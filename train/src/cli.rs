@@ -89,10 +89,11 @@ usage:
               symmetry) scored within X discs of even (default 2000, 2) by a selective
               depth-D search (default 14); --count 0: every opening of A-B moves, unscored
   train transition --from FILE[,FILE..] [--per-empties N] [--empties A-B] [--seed S]
-              [--threads N] [--out FILE]   the transition bench: up to N positions
-              (default 40) per count of A-B empties (default 20-26) drawn from the
-              games (referee games files or transcripts), every legal move solved
-              exactly (default out: tests/data/transition.txt; resumes it);
+              [--labels exact|wld] [--threads N] [--out FILE]   the transition bench:
+              up to N positions (default 40) per count of A-B empties (default 20-26)
+              drawn from the games (referee games files or transcripts), every legal
+              move solved exactly, or for its result only with --labels wld
+              (default out: tests/data/transition.txt; resumes it);
               an endgame chunk in FILE gives its --part's games (held-out: a
               bench of games the fit never saw)
   train midgame --from FILE[,FILE..] [--per-empties N] [--empties A-B] [--seed S]
@@ -389,6 +390,15 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                 }
                 "--check" => o.transition.check = value.split(',').map(PathBuf::from).collect(),
                 "--per-empties" => o.transition.per_empties = num(value)?.max(1) as usize,
+                "--labels" => {
+                    o.transition.wld = match value.as_str() {
+                        "exact" => false,
+                        "wld" => true,
+                        _ => {
+                            return Err(format!("--labels: expected exact or wld, found {value:?}"))
+                        }
+                    }
+                }
                 "--empties" => {
                     o.transition.empties = range(value)?;
                     o.endgame.empties = o.transition.empties;
@@ -480,6 +490,9 @@ pub struct TransitionConfig {
     pub per_empties: usize,
     /// `--empties A-B`: the empties drawn from.
     pub empties: (u32, u32),
+    /// `--labels wld`: each move solved for its result only (27-30
+    /// empties, where exact solves of every move cost too much).
+    pub wld: bool,
     /// `--check`: `train probcut`'s held-out games.
     pub check: Vec<PathBuf>,
     /// `--revalue`: where `train probcut` writes the values file's rows
@@ -499,6 +512,7 @@ impl Default for TransitionConfig {
             from: Vec::new(),
             per_empties: TRANSITION_PER_EMPTIES,
             empties: TRANSITION_EMPTIES,
+            wld: false,
             check: Vec::new(),
             revalue: None,
         }

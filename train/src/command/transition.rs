@@ -78,8 +78,8 @@ pub fn draw(by_empties: BTreeMap<u32, Vec<String>>, per_empties: usize, seed: u6
 }
 
 /// Every legal move of the position after `transcript` with its exact
-/// score for the side to move.
-pub fn solve(solver: &mut Solver, transcript: &str) -> Result<BenchPosition, String> {
+/// score for the side to move, or with `wld` its result only.
+pub fn solve(solver: &mut Solver, transcript: &str, wld: bool) -> Result<BenchPosition, String> {
     let board: Board = Game::from_transcript(transcript)
         .map_err(|e| e.to_string())?
         .board();
@@ -88,12 +88,16 @@ pub fn solve(solver: &mut Solver, transcript: &str) -> Result<BenchPosition, Str
         .squares()
         .map(|sq| {
             let (_, s) = solver
-                .solve_board(&board.play(sq), false)
+                .solve_board(&board.play(sq), wld)
                 .expect("no deadline");
-            (sq, -s)
+            (sq, if wld { -s.signum() } else { -s })
         })
         .collect();
-    BenchPosition::new(transcript, scores)
+    if wld {
+        BenchPosition::with_results(transcript, scores)
+    } else {
+        BenchPosition::new(transcript, scores)
+    }
 }
 
 /// Runs the command.
@@ -113,6 +117,23 @@ pub fn run(o: &Options) -> Result<(), String> {
     if let Ok(text) = std::fs::read_to_string(&out) {
         let positions = transition::parse(&text)
             .map_err(|errors| format!("{}: {}", out.display(), errors[0]))?;
+        if let Some(p) = positions.iter().find(|p| p.wld != c.wld) {
+            return Err(format!(
+                "{}: {} gives {}, and this run solves {}: give another --out",
+                out.display(),
+                p.transcript,
+                if p.wld {
+                    "results only"
+                } else {
+                    "exact scores"
+                },
+                if c.wld {
+                    "results only (--labels wld)"
+                } else {
+                    "exact scores"
+                }
+            ));
+        }
         let drawn: HashSet<&String> = drawn.iter().collect();
         for p in positions {
             if !drawn.contains(&p.transcript) && !done.contains_key(&p.transcript) {
@@ -146,7 +167,7 @@ pub fn run(o: &Options) -> Result<(), String> {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(t) = todo.get(i) else { break };
-                    match solve(&mut solver, t) {
+                    match solve(&mut solver, t, c.wld) {
                         Ok(p) => {
                             let mut f = file.lock().expect("no panics");
                             if let Err(e) = writeln!(f, "{}", p.to_line()) {
@@ -184,9 +205,14 @@ pub fn run(o: &Options) -> Result<(), String> {
         .rev()
         .map(|(e, n)| format!("{n} at {e}"))
         .collect();
+    let how = if c.wld {
+        "for its result only (W, D, L for the side to move; --labels wld)"
+    } else {
+        "exactly (score for the side to move)"
+    };
     let mut text = format!(
         "# The transition bench (docs/endgame.md, \"The transition bench\"): {} positions ({}),\n\
-         # every legal move solved exactly (score for the side to move). Made by `train transition`.\n",
+         # every legal move solved {how}. Made by `train transition`.\n",
         all.len(),
         counts.join(", ")
     );
@@ -223,12 +249,17 @@ mod tests {
         let game = "f5f6f7f4f3d6e6g3c5g6g4f2e3h5c7e8h6c6c4e7d8d7f8b5b4e2g5h7a5c8b8d3c3b6d2a4a3g7b3h4a6c1e1b2";
         let t = &game[..2 * 42];
         let mut solver = Solver::with_table_bits(Deadline::unlimited(), 16);
-        let p = solve(&mut solver, t).unwrap();
+        let p = solve(&mut solver, t, false).unwrap();
         let board = Game::from_transcript(t).unwrap().board();
         let mut fresh = Solver::with_table_bits(Deadline::unlimited(), 16);
         let best = fresh.solve(&board, board.moves(), false).unwrap();
         assert_eq!(p.best_score(), best.score);
         assert_eq!(p.loss(best.best), Some(0));
         assert_eq!(p.scores.len() as u32, board.moves().count());
+        // Results only: the signs of the exact scores.
+        let r = solve(&mut fresh, t, true).unwrap();
+        assert!(r.wld && !p.wld);
+        let signs: Vec<(Square, i32)> = p.scores.iter().map(|&(m, s)| (m, s.signum())).collect();
+        assert_eq!(r.scores, signs);
     }
 }

@@ -142,8 +142,9 @@ impl Kind {
 pub struct Played {
     /// Empty squares before the move.
     pub empties: u32,
-    /// Discs lost against the best move.
-    pub loss: i32,
+    /// Discs lost against the best move (`None` where the bench gives
+    /// results only).
+    pub loss: Option<i32>,
     /// Whether the move gave away the exact result (win or draw).
     pub result_lost: bool,
     /// Time from the turn's start to the answer.
@@ -163,9 +164,7 @@ pub fn play(
         turn(&options.bot, strategy, &previous);
     }
     let result = turn(&options.bot, strategy, &position.board);
-    let loss = position
-        .loss(result.best)
-        .expect("a search chooses among the legal moves");
+    let loss = position.loss(result.best);
     let played = Played {
         empties: position.empties(),
         loss,
@@ -192,6 +191,8 @@ fn turn(bot: &BotOptions, strategy: &mut dyn Strategy, board: &Board) -> SearchR
 #[derive(Clone, Copy, Debug, Default)]
 struct Tally {
     moves: u64,
+    /// Moves whose loss in discs is known (exact scores).
+    scored: u64,
     loss: i64,
     mistakes: u64,
     results: u64,
@@ -204,12 +205,24 @@ impl Tally {
     fn add(&mut self, p: &Played) {
         let ms = p.elapsed.as_secs_f64() * 1000.0;
         self.moves += 1;
-        self.loss += i64::from(p.loss);
-        self.mistakes += u64::from(p.loss >= MISTAKE_DISCS);
+        if let Some(loss) = p.loss {
+            self.scored += 1;
+            self.loss += i64::from(loss);
+            self.mistakes += u64::from(loss >= MISTAKE_DISCS);
+            self.worst = self.worst.max(loss);
+        }
         self.results += u64::from(p.result_lost);
-        self.worst = self.worst.max(p.loss);
         self.ms += ms;
         self.slowest = self.slowest.max(ms);
+    }
+
+    /// The mean loss of the moves whose loss is known, two decimals
+    /// (`n/a` where none is: results only).
+    fn mean_loss(&self) -> String {
+        if self.scored == 0 {
+            return "n/a".into();
+        }
+        format!("{:.2}", self.loss as f64 / self.scored as f64)
     }
 
     fn row(&self, label: &str) -> String {
@@ -218,9 +231,9 @@ impl Tally {
         }
         let n = self.moves as f64;
         format!(
-            "{label:>7} {:>9} {:>9.2} {:>8} {:>7} {:>5} {:>7.1} {:>10.1}\n",
+            "{label:>7} {:>9} {:>9} {:>8} {:>7} {:>5} {:>7.1} {:>10.1}\n",
             self.moves,
-            self.loss as f64 / n,
+            self.mean_loss(),
             self.mistakes,
             self.results,
             self.worst,
@@ -265,7 +278,7 @@ pub fn table(played: &[Played]) -> String {
     out += &tally(&|_| true).row("all");
     let _ = writeln!(
         out,
-        "(loss in discs against perfect play; a mistake loses {MISTAKE_DISCS} or more; results: moves that give away \
+        "(loss in discs against perfect play, over the positions with exact scores; a mistake loses {MISTAKE_DISCS} or more; results: moves that give away \
          the exact result, a win or a draw; ms from the turn's start)"
     );
     out + &kinds(played)
@@ -309,12 +322,7 @@ pub fn kinds(played: &[Played]) -> String {
             if t.moves == 0 {
                 let _ = write!(out, " {:>20}", "-");
             } else {
-                let cell = format!(
-                    "{} / {:.2} / {:.1}",
-                    t.moves,
-                    t.loss as f64 / t.moves as f64,
-                    t.slowest
-                );
+                let cell = format!("{} / {} / {:.1}", t.moves, t.mean_loss(), t.slowest);
                 let _ = write!(out, " {cell:>20}");
             }
         }
@@ -352,6 +360,13 @@ pub fn run(options: &TransitionOptions) -> std::process::ExitCode {
     // As on the bot's first turn: the tables exist before any turn is timed.
     let _ = othello::eval::Evaluator::new(options.bot.eval, options.bot.seed()).pattern_tables();
     if let Some(cuts) = &options.passes {
+        if let Some(p) = positions.iter().find(|p| p.wld) {
+            eprintln!(
+                "othello: {file}: --passes needs exact scores, and {} gives results only",
+                p.transcript
+            );
+            return std::process::ExitCode::from(super::EXIT_USAGE);
+        }
         let report = passes_report(options, &positions, cuts);
         super::print(super::suite::Output::Line(report), file);
         return std::process::ExitCode::SUCCESS;
@@ -376,7 +391,7 @@ pub fn run(options: &TransitionOptions) -> std::process::ExitCode {
                 n + 1,
                 p.empties,
                 result.best,
-                p.loss,
+                p.loss.map_or("-".to_string(), |l| l.to_string()),
                 p.elapsed.as_secs_f64() * 1000.0,
                 othello::protocol::message(&result)
             );
@@ -419,7 +434,7 @@ fn passes_report(options: &TransitionOptions, positions: &[BenchPosition], cuts:
             .enumerate()
             .map(|(i, _)| {
                 finished.get(i).map(|p| {
-                    let loss = position.loss(p.best).expect("a legal move");
+                    let loss = position.loss(p.best).expect("exact scores, checked before");
                     (p.elapsed.as_secs_f64() * 1000.0, loss, p.nodes)
                 })
             })
