@@ -232,7 +232,8 @@ function standing() {
   $("standing-note").textContent = `Each game's position at ${s.settings.empties.join(", ")} empties ` +
     `solved ${s.settings.wld ? "for its result (win, draw or loss)" : "exactly"} by the engine's solver, ` +
     `against how the game ended (${s.games} games). No evaluation is in this judge: a game's result ` +
-    `changed after a count of empties only by a mistake after it.`;
+    `changed after a count of empties only by a mistake (or a fault) after it. In the chart, a game that ` +
+    `ended before a count stands there at its final result, so every point covers all the games.`;
   const box = $("standing-tables");
   for (const st of s.stages) {
     const before = st.ended_before.reduce((a, b) => a + b, 0);
@@ -261,10 +262,17 @@ function standing() {
   // Score by stage: the standing at each count of empties, then the final result.
   const labels = s.stages.map((st) => `${st.empties} empties`).concat(["final"]);
   const xs = labels.map((_, i) => i);
+  // A share of all the games: those that ended before a count stand there at their final result.
+  const share = (side, counts, before) => {
+    const c = side === 0 ? counts : counts.slice().reverse();
+    const b = side === 0 ? before : before.slice().reverse();
+    const n = c.concat(b).reduce((a, x) => a + x, 0);
+    return n ? 100 * (c[0] + b[0] + (c[1] + b[1]) / 2) / n : null;
+  };
   const last = s.stages[s.stages.length - 1];
   const series = [0, 1].map((side) => ({
-    data: s.stages.map((st) => (st.players[side].stood === null ? null : 100 * st.players[side].stood))
-      .concat([last.players[side].finished === null ? null : 100 * last.players[side].finished]),
+    data: s.stages.map((st) => share(side, st.players[0].standing, st.ended_before))
+      .concat([share(side, last.players[0].result, last.ended_before)]),
     opts: { label: NAMES[side], stroke: COLORS[side], width: 2, points: { show: true } },
   }));
   lineChart($("chart-standing"), "Score by stage under perfect play, then the final result", "stage", "score %",

@@ -117,7 +117,7 @@ pub struct StandingArgs {
     #[arg(required = true, value_name = "GAMES_FILE")]
     pub files: Vec<PathBuf>,
     /// The counts of empties to solve the games at, comma-separated, each
-    /// 1-40 (a solve at 24 takes about 2 s, every further empty 3-4 times
+    /// 1-40 (a solve at 24 takes about 3 s, every further empty 3-4 times
     /// as long).
     #[arg(long, value_name = "E,E,...", value_delimiter = ',', default_value = "24",
           value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::judge::standing::MAX_EMPTIES)))]

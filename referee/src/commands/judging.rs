@@ -56,21 +56,24 @@ pub fn judge_all<J: Send, S, R: Serialize + Send>(
     let mut failed = None;
     let mut written = Vec::with_capacity(total);
     std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let send = send.clone();
-            let (queue, judge, work) = (&queue, &judge, &work);
-            scope.spawn(move || {
-                let mut state = judge();
-                loop {
-                    let Some(job) = queue.lock().expect("no panic holding it").pop_front() else {
-                        break;
-                    };
-                    if send.send(work(&mut state, &job)).is_err() {
-                        break;
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                let send = send.clone();
+                let (queue, judge, work) = (&queue, &judge, &work);
+                scope.spawn(move || {
+                    let mut state = judge();
+                    loop {
+                        let Some(job) = queue.lock().expect("no panic holding it").pop_front()
+                        else {
+                            break;
+                        };
+                        if send.send(work(&mut state, &job)).is_err() {
+                            break;
+                        }
                     }
-                }
-            });
-        }
+                })
+            })
+            .collect();
         drop(send);
         for (k, result) in receive.into_iter().enumerate() {
             bar.inc(done(&result));
@@ -84,6 +87,11 @@ pub fn judge_all<J: Send, S, R: Serialize + Send>(
                 continue;
             }
             written.push(result);
+        }
+        // A thread that panicked is an error of its own, not a panic here
+        // (a joined thread's panic does not reach the scope).
+        if workers.into_iter().any(|w| w.join().is_err()) {
+            failed.get_or_insert_with(|| "a judging thread panicked".to_string());
         }
     });
     bar.finish_and_clear();
@@ -128,4 +136,42 @@ pub fn open_output<H: Serialize + DeserializeOwned, T: DeserializeOwned + GameLi
         );
     }
     Ok((GamesWriter::append(path, f.valid_len)?, done))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_result_is_written_and_a_panicking_judge_is_an_error() {
+        let path = std::env::temp_dir().join(format!("judging-{}.jsonl", std::process::id()));
+        let mut writer = GamesWriter::create_with(&path, &"header").unwrap();
+        let mut out = judge_all(
+            (1..=5).collect(),
+            2,
+            (5, "games"),
+            || (),
+            |(), &n: &u32| n * 10,
+            |_| 1,
+            &mut writer,
+            &path,
+        )
+        .unwrap();
+        out.sort_unstable();
+        assert_eq!(out, [10, 20, 30, 40, 50]);
+        assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 6);
+        let e = judge_all(
+            vec![1u32, 2, 3],
+            2,
+            (3, "games"),
+            || (),
+            |(), &n: &u32| if n == 2 { panic!("a bug") } else { n },
+            |_| 1,
+            &mut writer,
+            &path,
+        )
+        .unwrap_err();
+        assert_eq!(e, "a judging thread panicked");
+        let _ = std::fs::remove_file(&path);
+    }
 }

@@ -10,7 +10,7 @@ use crate::cli::StandingArgs;
 use crate::commands::judging;
 use crate::commands::output;
 use crate::files::games_file::GamesWriter;
-use crate::files::outputs::{check_writable, write_file};
+use crate::files::outputs::{check_writable_later, write_file};
 use crate::files::record::{self, GameRecord};
 use crate::files::standing_file::{self, GameStanding, StandingAt, StandingHeader};
 use crate::files::{analysis_file, merge};
@@ -92,7 +92,13 @@ pub fn run(args: &StandingArgs) -> Result<(), String> {
         ));
     }
     if let Some(path) = &args.json {
-        check_writable(path).map_err(|e| format!("--json {}: {e}", path.display()))?;
+        if args.files.contains(path) || *path == output {
+            return Err(format!(
+                "--json {}: that is an input or the standing file",
+                path.display()
+            ));
+        }
+        check_writable_later(path).map_err(|e| format!("--json {}: {e}", path.display()))?;
     }
     let (mut writer, mut done) = open_output(&output, &header, &args.files, &jobs)?;
     jobs.retain(|j| !done.contains_key(&j.record.game));

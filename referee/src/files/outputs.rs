@@ -39,6 +39,30 @@ pub fn check_writable(path: &Path) -> std::io::Result<()> {
         .map(drop)
 }
 
+/// Whether `path` can be written later, creating nothing: an existing file
+/// must open for writing (it is not changed), a missing one needs an
+/// existing directory.
+///
+/// # Errors
+/// What stands in the way.
+pub fn check_writable_later(path: &Path) -> std::io::Result<()> {
+    if path.exists() {
+        return check_writable(path);
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(std::io::Error::other(format!(
+            "no directory {}",
+            dir.display()
+        )))
+    }
+}
+
 /// Writes an output file: the error, if it fails (the match is not undone).
 pub fn write_file(path: &Path, text: &str, flag: &str) -> Option<String> {
     std::fs::write(path, text)

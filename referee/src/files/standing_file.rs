@@ -162,35 +162,53 @@ pub fn check_game(
     Ok(())
 }
 
-/// The standings of the games files `files` for a page or a summary: the
-/// file `given`, else the one beside the first games file if there is one
-/// (said on stderr); each game checked against the games as they are read
-/// by the caller ([`check_game`]). `None` when there is none.
+/// The standings of the games files `files` for a page: the file `given`,
+/// else the one beside the first games file if there is one (said on
+/// stderr); each game is checked against the games as the caller reads
+/// them ([`check_game`]). `None` when there is none. A file found beside the
+/// games that cannot be read or is of another match is ignored with a
+/// warning: the user did not name it.
 ///
 /// # Errors
 /// `given` unreadable, or standings of another match.
 pub fn for_games(files: &[PathBuf], given: Option<&Path>) -> Result<Option<StandingFile>, String> {
     let header: Header = games_file::header(&files[0], Header::KIND)?;
-    let path = match given {
-        Some(p) => p.to_path_buf(),
-        None => {
-            let beside = default_output(&files[0]);
-            if !beside.is_file() {
-                return Ok(None);
-            }
-            eprintln!("referee: using the standings {}", beside.display());
-            beside
+    let read_of_match = |path: &Path| -> Result<StandingFile, String> {
+        let f = read(path, false)?;
+        if !f.header.of_match(&header) {
+            return Err(format!(
+                "{}:1: standings of another match (players, seed or openings differ from the \
+                 games files')",
+                path.display()
+            ));
         }
+        Ok(f)
     };
-    let f = read(&path, false)?;
-    if !f.header.of_match(&header) {
-        return Err(format!(
-            "{}:1: standings of another match (players, seed or openings differ from the games \
-             files')",
-            path.display()
-        ));
+    if let Some(path) = given {
+        return read_of_match(path).map(Some);
     }
-    Ok(Some(f))
+    let beside = default_output(&files[0]);
+    if !beside.is_file() {
+        return Ok(None);
+    }
+    match read_of_match(&beside) {
+        Ok(f) => {
+            eprintln!("referee: using the standings {}", beside.display());
+            Ok(Some(f))
+        }
+        Err(e) => {
+            ignored(&e);
+            Ok(None)
+        }
+    }
+}
+
+/// Says on stderr that the standing file beside the games is not used.
+pub fn ignored(why: &str) {
+    eprintln!(
+        "referee: warning: ignoring the standings beside the games, {why} (run `referee \
+         standing` again, or name one as --standing FILE)"
+    );
 }
 
 #[cfg(test)]

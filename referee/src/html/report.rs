@@ -80,12 +80,21 @@ pub fn write(
         }
     })?;
     let analysis = matcher.map(analysis_file::Matcher::finish).transpose()?;
-    if let Some(e) = standing_error {
-        return Err(e);
-    }
     let standing = standing
-        .map(|s| standing_summary(&s, &standing_seen, &standing_path))
-        .transpose()?;
+        .map(|s| match standing_error {
+            Some(e) => Err(e),
+            None => standing_summary(&s, &standing_seen, &standing_path),
+        })
+        .transpose();
+    // Standings found beside the games but of other games are left out;
+    // named ones must fit.
+    let standing = match (standing, standing_given) {
+        (Err(e), None) => {
+            standing_file::ignored(&e);
+            None
+        }
+        (other, _) => other?,
+    };
     places.sort_unstable();
     let summary = numbers.tally.finish(&m.header);
     let gaps = m.gaps();

@@ -421,5 +421,17 @@ mod tests {
         );
         assert!(t.contains("game 2 lost -> won (-2 at 24, final +4)"), "{t}");
         assert!(t.contains("no game changed result after 20 empties"), "{t}");
+        // p2's rows from its side: its win at 24 is p1's loss (game 2),
+        // which p1 then won, so p2 lost it.
+        let rows: Vec<Vec<&str>> = t
+            .lines()
+            .skip_while(|l| !l.contains("b at 24"))
+            .skip(1)
+            .take(3)
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        assert_eq!(rows[0], ["won", "1", "0", "0", "1"], "{t}");
+        assert_eq!(rows[1], ["drawn", "1", "1", "0", "0"], "{t}");
+        assert_eq!(rows[2], ["lost", "2", "0", "0", "2"], "{t}");
     }
 }

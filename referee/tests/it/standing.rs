@@ -266,15 +266,27 @@ fn bad_input_is_named_and_nothing_is_written() {
     let dir = scratch("standing-bad");
     let out = dir.join("out.jsonl");
     let o = out.to_str().unwrap();
+    let summary = dir.join("summary.json");
     let refused = |args: &[&str], says: &str| {
-        let e = String::from_utf8_lossy(&run(args, 2).stderr).into_owned();
+        let mut args = args.to_vec();
+        if !args.contains(&"--json") {
+            args.extend(["--json", summary.to_str().unwrap()]);
+        }
+        let e = String::from_utf8_lossy(&run(&args, 2).stderr).into_owned();
         assert!(e.contains(says), "{args:?}: {e}");
-        assert!(!out.exists(), "{args:?}: nothing written");
+        assert!(
+            !out.exists() && !summary.exists(),
+            "{args:?}: nothing written"
+        );
     };
     let data = data();
     let games = data.to_str().unwrap();
     refused(&["standing", games, "--empties", "41", "-o", o], "41");
-    refused(&["standing", games, "--empties", "0", "-o", o], "0");
+    refused(&["standing", games, "--empties", "0", "-o", o], "--empties");
+    refused(
+        &["standing", games, "-o", o, "--json", games],
+        "that is an input",
+    );
     refused(&["standing", games, "--empties", "x", "-o", o], "--empties");
     let not_games = dir.join("notes.txt");
     std::fs::write(&not_games, "hello\n").unwrap();
@@ -295,10 +307,25 @@ fn bad_input_is_named_and_nothing_is_written() {
         &["standing", bad.to_str().unwrap(), "-o", o],
         &format!("{}:4: game 3: move 5 (a1) is not legal", bad.display()),
     );
-    // A file that is not a standing file is not overwritten.
+    // A file that is not a standing file is not overwritten, and the
+    // summary is not written.
     std::fs::write(&out, "my notes\n").unwrap();
-    let e = run(&["standing", games, "--empties", "12", "-o", o], 2);
+    let json = summary.to_str().unwrap();
+    let e = run(
+        &[
+            "standing",
+            games,
+            "--empties",
+            "12",
+            "-o",
+            o,
+            "--json",
+            json,
+        ],
+        2,
+    );
     assert!(String::from_utf8_lossy(&e.stderr).contains("give another file"));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "my notes\n");
+    assert!(!summary.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

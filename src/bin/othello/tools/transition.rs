@@ -164,7 +164,11 @@ pub fn play(
         turn(&options.bot, strategy, &previous);
     }
     let result = turn(&options.bot, strategy, &position.board);
-    let loss = position.loss(result.best);
+    let loss = (!position.wld).then(|| {
+        position
+            .loss(result.best)
+            .expect("a search chooses among the legal moves")
+    });
     let played = Played {
         empties: position.empties(),
         loss,
@@ -230,13 +234,21 @@ impl Tally {
             return format!("{label:>7} {:>9}\n", 0);
         }
         let n = self.moves as f64;
+        // Results only: no discs, so no mistakes and no worst loss either.
+        let discs = |x: i64| {
+            if self.scored == 0 {
+                "-".to_string()
+            } else {
+                x.to_string()
+            }
+        };
         format!(
             "{label:>7} {:>9} {:>9} {:>8} {:>7} {:>5} {:>7.1} {:>10.1}\n",
             self.moves,
             self.mean_loss(),
-            self.mistakes,
+            discs(self.mistakes as i64),
             self.results,
-            self.worst,
+            discs(i64::from(self.worst)),
             self.ms / n,
             self.slowest
         )
