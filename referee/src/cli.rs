@@ -282,6 +282,11 @@ pub struct SummaryArgs {
     #[arg(long, value_name = "BUCKETS", default_value = DEFAULT_EMPTIES_BUCKETS,
           value_parser = EmptiesBuckets::parse)]
     pub empties_buckets: EmptiesBuckets,
+    /// The standing file (`referee standing`) of these games: print where
+    /// the games were decided (default: the one beside the first games
+    /// file, if there is one).
+    #[arg(long, value_name = "FILE")]
+    pub standing: Option<PathBuf>,
 }
 
 /// `referee report`.

@@ -5,9 +5,10 @@ use super::{output, tournament};
 use crate::cli;
 use crate::files::games_file::is_tournament;
 use crate::files::outputs::{check_writable, write_file};
+use crate::files::standing_file::StandingMatcher;
 use crate::files::{analysis_file, merge, record};
 use crate::judge::mistakes;
-use crate::stats::{standings, summary};
+use crate::stats::{standing_table, standings, summary};
 
 /// `referee summary FILES`: the merged match's summary, as after a match.
 pub fn run(args: &cli::SummaryArgs) -> Result<(), String> {
@@ -22,13 +23,18 @@ pub fn run(args: &cli::SummaryArgs) -> Result<(), String> {
     let mut matcher =
         analysis_file::Matcher::for_games(&args.files, &args.analysis, "--analysis FILE")?;
     let mut losses = mistakes::MatchLosses::new(args.empties_buckets.clone());
+    let mut standing = StandingMatcher::for_games(&args.files, args.standing.as_deref())?;
     let m = merge::stream(&args.files, |_, _, _, r| {
         tally.add(&r);
         if let Some(g) = matcher.as_mut().and_then(|a| a.game(&r)) {
             losses.add(g);
         }
+        if let Some(s) = standing.as_mut() {
+            s.game(&r);
+        }
     })?;
     let analysis = matcher.map(analysis_file::Matcher::finish).transpose()?;
+    let standing = standing.map(StandingMatcher::finish).transpose()?.flatten();
     let gaps = m.gaps();
     if !gaps.is_empty() {
         let what = gaps.describe(m.games.len());
@@ -43,6 +49,9 @@ pub fn run(args: &cli::SummaryArgs) -> Result<(), String> {
     output::print(&summary::text(&s));
     if let Some(a) = &analysis {
         output::print(&losses.text(&record::names(&m.header), &a.header.judge.describe()));
+    }
+    if let Some(s) = &standing {
+        output::print(&format!("\n{}", standing_table::text(s)));
     }
     match &args.json {
         Some(path) => {

@@ -14,7 +14,9 @@ use crate::files::games_file::{self, GameLine};
 use crate::files::judged_file::{self, FileKind, JudgedFile};
 use crate::files::record::{GameRecord, Header, Side};
 use crate::judge::standing::Settings;
+use crate::stats::standing_table::{self, StandingSummary};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The header of a standing file.
@@ -162,43 +164,110 @@ pub fn check_game(
     Ok(())
 }
 
-/// The standings of the games files `files` for a page: the file `given`,
-/// else the one beside the first games file if there is one (said on
-/// stderr); each game is checked against the games as the caller reads
-/// them ([`check_game`]). `None` when there is none. A file found beside the
-/// games that cannot be read or is of another match is ignored with a
-/// warning: the user did not name it.
-///
-/// # Errors
-/// `given` unreadable, or standings of another match.
-pub fn for_games(files: &[PathBuf], given: Option<&Path>) -> Result<Option<StandingFile>, String> {
-    let header: Header = games_file::header(&files[0], Header::KIND)?;
-    let read_of_match = |path: &Path| -> Result<StandingFile, String> {
-        let f = read(path, false)?;
-        if !f.header.of_match(&header) {
-            return Err(format!(
-                "{}:1: standings of another match (players, seed or openings differ from the \
-                 games files')",
-                path.display()
-            ));
+/// The standings of a match's games for a page or a summary, checked
+/// against the games as they go by ([`StandingMatcher::game`]).
+#[derive(Debug)]
+pub struct StandingMatcher {
+    path: PathBuf,
+    file: StandingFile,
+    /// Named by the user (else found beside the games, and left out with a
+    /// warning when it does not fit them).
+    given: bool,
+    seen: BTreeSet<usize>,
+    error: Option<String>,
+}
+
+impl StandingMatcher {
+    /// The standings of the games files `files`: the file `given`, else the
+    /// one beside the first games file if there is one (said on stderr).
+    /// `None` when there is none. A file found beside the games that cannot
+    /// be read or is of another match is ignored with a warning: the user
+    /// did not name it.
+    ///
+    /// # Errors
+    /// `given` unreadable, or standings of another match.
+    pub fn for_games(
+        files: &[PathBuf],
+        given: Option<&Path>,
+    ) -> Result<Option<StandingMatcher>, String> {
+        let header: Header = games_file::header(&files[0], Header::KIND)?;
+        let path = given.map_or_else(|| default_output(&files[0]), Path::to_path_buf);
+        if given.is_none() && !path.is_file() {
+            return Ok(None);
         }
-        Ok(f)
-    };
-    if let Some(path) = given {
-        return read_of_match(path).map(Some);
-    }
-    let beside = default_output(&files[0]);
-    if !beside.is_file() {
-        return Ok(None);
-    }
-    match read_of_match(&beside) {
-        Ok(f) => {
-            eprintln!("referee: using the standings {}", beside.display());
-            Ok(Some(f))
+        let found = read(&path, false).and_then(|f| {
+            if f.header.of_match(&header) {
+                Ok(f)
+            } else {
+                Err(format!(
+                    "{}:1: standings of another match (players, seed or openings differ from \
+                     the games files')",
+                    path.display()
+                ))
+            }
+        });
+        let file = match (found, given) {
+            (Ok(f), _) => f,
+            (Err(e), Some(_)) => return Err(e),
+            (Err(e), None) => {
+                ignored(&e);
+                return Ok(None);
+            }
+        };
+        if given.is_none() {
+            eprintln!("referee: using the standings {}", path.display());
         }
-        Err(e) => {
-            ignored(&e);
-            Ok(None)
+        Ok(Some(StandingMatcher {
+            path,
+            file,
+            given: given.is_some(),
+            seen: BTreeSet::new(),
+            error: None,
+        }))
+    }
+
+    /// Checks the standings of `r`, if there are some (a mismatch is kept
+    /// for [`StandingMatcher::finish`]).
+    pub fn game(&mut self, r: &GameRecord) {
+        if let Some((line, g)) = self.file.games.get(&r.game) {
+            if let Err(e) = check_game(&self.path, *line, g, r) {
+                self.error.get_or_insert(e);
+            }
+            self.seen.insert(r.game);
+        }
+    }
+
+    /// The summary, once every game went by: `None` for standings found
+    /// beside the games that do not fit them (said on stderr).
+    ///
+    /// # Errors
+    /// Named standings of other games: a game's moves differ, or a game is
+    /// not among the games.
+    pub fn finish(self) -> Result<Option<StandingSummary>, String> {
+        let unseen = self.file.games.iter().find(|(g, _)| !self.seen.contains(g));
+        let error = self.error.or_else(|| {
+            unseen.map(|(game, (line, _))| {
+                format!(
+                    "{}:{line}: game {game} is not in the games files (standings of other games)",
+                    self.path.display()
+                )
+            })
+        });
+        match (error, self.given) {
+            (Some(e), true) => Err(e),
+            (Some(e), false) => {
+                ignored(&e);
+                Ok(None)
+            }
+            (None, _) => {
+                let games: Vec<&GameStanding> = self.file.games.values().map(|(_, g)| g).collect();
+                let h = &self.file.header;
+                Ok(Some(standing_table::summarize(
+                    &h.names,
+                    &h.settings,
+                    &games,
+                )))
+            }
         }
     }
 }

@@ -11,14 +11,14 @@ use super::{escape, judge_chart, round1, STYLE};
 use crate::files::analysis_file::{self, GameAnalysis};
 use crate::files::merge::{self, Gaps};
 use crate::files::record::{self, GameRecord, Header, Side};
-use crate::files::standing_file::{self, GameStanding, StandingFile};
+use crate::files::standing_file::StandingMatcher;
 use crate::judge::mistakes::{self, EmptiesBuckets};
 use crate::stats::elo::{self, Pentanomial};
-use crate::stats::standing_table::{self, StandingSummary};
+use crate::stats::standing_table::StandingSummary;
 use crate::stats::summary::{self, Summary};
 use crate::stats::tuning;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -53,13 +53,7 @@ pub fn write(
     output: &Path,
 ) -> Result<(), String> {
     let mut matcher = analysis_file::Matcher::for_games(files, analysis, "--analysis FILE")?;
-    let standing = standing_file::for_games(files, standing_given)?;
-    let standing_path = standing_given.map_or_else(
-        || standing_file::default_output(&files[0]),
-        Path::to_path_buf,
-    );
-    let mut standing_error = None;
-    let mut standing_seen = BTreeSet::new();
+    let mut standing = StandingMatcher::for_games(files, standing_given)?;
     let mut numbers = Numbers {
         losses: mistakes::MatchLosses::new(buckets.clone()),
         ..Numbers::default()
@@ -72,29 +66,12 @@ pub fn write(
         if let Some(g) = matcher.as_mut().and_then(|a| a.game(&r)) {
             numbers.losses.add(g);
         }
-        if let Some((line, g)) = standing.as_ref().and_then(|s| s.games.get(&r.game)) {
-            if let Err(e) = standing_file::check_game(&standing_path, *line, g, &r) {
-                standing_error.get_or_insert(e);
-            }
-            standing_seen.insert(r.game);
+        if let Some(s) = standing.as_mut() {
+            s.game(&r);
         }
     })?;
     let analysis = matcher.map(analysis_file::Matcher::finish).transpose()?;
-    let standing = standing
-        .map(|s| match standing_error {
-            Some(e) => Err(e),
-            None => standing_summary(&s, &standing_seen, &standing_path),
-        })
-        .transpose();
-    // Standings found beside the games but of other games are left out;
-    // named ones must fit.
-    let standing = match (standing, standing_given) {
-        (Err(e), None) => {
-            standing_file::ignored(&e);
-            None
-        }
-        (other, _) => other?,
-    };
+    let standing = standing.map(StandingMatcher::finish).transpose()?.flatten();
     places.sort_unstable();
     let summary = numbers.tally.finish(&m.header);
     let gaps = m.gaps();
@@ -154,30 +131,6 @@ pub fn write(
     }
     eprintln!("referee: {} games -> {}", places.len(), output.display());
     Ok(())
-}
-
-/// The standings' summary, once every game went by: each game they solved
-/// must be among the games.
-///
-/// # Errors
-/// A game of the standing file (at `path`) that is not in the games files.
-fn standing_summary(
-    f: &StandingFile,
-    seen: &BTreeSet<usize>,
-    path: &Path,
-) -> Result<StandingSummary, String> {
-    if let Some((game, (line, _))) = f.games.iter().find(|(g, _)| !seen.contains(g)) {
-        return Err(format!(
-            "{}:{line}: game {game} is not in the games files (standings of other games)",
-            path.display()
-        ));
-    }
-    let games: Vec<&GameStanding> = f.games.values().map(|(_, g)| g).collect();
-    Ok(standing_table::summarize(
-        &f.header.names,
-        &f.header.settings,
-        &games,
-    ))
 }
 
 /// The whole page of the match of `header`: its `records`, their
