@@ -8,7 +8,6 @@ use crate::cli::AnalyzeArgs;
 use crate::commands::judging;
 use crate::files::analysis_file::{self, AnalysisHeader, GameAnalysis, MoveVerdict};
 use crate::files::games_file::GamesWriter;
-use crate::files::merge;
 use crate::files::record::{self, GameRecord};
 use crate::judge::analyze::{self, Judge, Settings};
 use othello::Square;
@@ -41,38 +40,16 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         selective: !args.full_width,
     };
     settings.check()?;
-    if crate::files::games_file::kind(&args.files[0])? != record::Header::KIND {
-        return Err(format!(
-            "{}: a tournament's games file: `referee analyze` reads the games files of a match",
-            args.files[0].display()
-        ));
-    }
     // The games, checked: legal moves throughout.
-    let mut jobs = Vec::new();
-    let mut error = None;
-    let m = merge::stream(&args.files, |file, line, _, r| {
-        if error.is_some() || args.shard.is_some_and(|s| !record::in_shard(s, r.game)) {
-            return;
-        }
-        match analyze::record_squares(&r) {
-            Ok(squares) => jobs.push(Job {
-                record: r,
-                file,
-                line,
-                squares,
-            }),
-            Err(e) => {
-                error = Some(format!(
-                    "{}:{line}: game {}: {e}",
-                    args.files[file].display(),
-                    r.game
-                ));
-            }
-        }
+    let in_shard = |r: &GameRecord| args.shard.is_none_or(|s| record::in_shard(s, r.game));
+    let (mut jobs, m) = judging::read_jobs(&args.files, "analyze", in_shard, |r, file, line| {
+        analyze::record_squares(&r).map(|squares| Job {
+            record: r,
+            file,
+            line,
+            squares,
+        })
     })?;
-    if let Some(e) = error {
-        return Err(e);
-    }
     let header = AnalysisHeader::new(&m.header, settings, args.shard);
     let output = args
         .output
@@ -137,8 +114,7 @@ fn open_output(
     inputs: &[PathBuf],
     jobs: &[Job],
 ) -> Result<(GamesWriter, BTreeSet<usize>), String> {
-    let by_game: std::collections::HashMap<usize, &Job> =
-        jobs.iter().map(|j| (j.record.game, j)).collect();
+    let records = jobs.iter().map(|j| (j.record.game, &j.record)).collect();
     let fits = |found: &AnalysisHeader| {
         if found.judge != header.judge {
             return Err(format!(
@@ -155,16 +131,12 @@ fn open_output(
         }
         Ok(())
     };
-    let belongs = |line: usize, g: &GameAnalysis| {
-        let Some(j) = by_game.get(&g.game) else {
-            return Err(format!(
-                "{}:{line}: game {} is not in the games files (of this shard)",
-                path.display(),
-                g.game
-            ));
-        };
-        analysis_file::check_game(path, line, g, &j.record)
-    };
+    let belongs = judging::belongs(
+        path,
+        &records,
+        " (of this shard)",
+        analysis_file::check_game,
+    );
     let (writer, done) = judging::open_output(path, &analysis_file::KIND, header, fits, belongs)?;
     Ok((writer, done.into_keys().collect()))
 }

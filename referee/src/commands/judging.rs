@@ -1,15 +1,82 @@
-//! What `referee analyze` and `referee standing` share: the games judged
+//! What `referee analyze` and `referee standing` share: the games read and
+//! checked before any is judged, the output opened (or continued), the games judged
 //! in parallel, each thread with its own judge, each game's line written
 //! to the output as it is done (so that an interrupted run continues), with
 //! a progress bar.
 
 use crate::files::games_file::{GameLine, GamesWriter};
 use crate::files::judged_file::{self, FileKind, JudgedFile};
+use crate::files::merge::{self, Streamed};
+use crate::files::record::{self, GameRecord};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use std::collections::{BTreeMap, VecDeque};
-use std::path::Path;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Mutex};
+
+/// The games of a match's games files `files` that `keep` keeps, each made
+/// a job by `job` (with its file's index and its line) before anything is
+/// judged, and the match they belong to. `command` names the command in
+/// the message that refuses a tournament's files.
+///
+/// # Errors
+/// Unreadable or inconsistent files ([`merge::stream`]), a tournament's,
+/// or `job`'s error, named `FILE:LINE: game N: ...`.
+pub fn read_jobs<J>(
+    files: &[PathBuf],
+    command: &str,
+    keep: impl Fn(&GameRecord) -> bool,
+    mut job: impl FnMut(GameRecord, usize, usize) -> Result<J, String>,
+) -> Result<(Vec<J>, Streamed), String> {
+    if crate::files::games_file::kind(&files[0])? != record::Header::KIND {
+        return Err(format!(
+            "{}: a tournament's games file: `referee {command}` reads the games files of a match",
+            files[0].display()
+        ));
+    }
+    let mut jobs = Vec::new();
+    let mut error = None;
+    let m = merge::stream(files, |file, line, _, r| {
+        if error.is_some() || !keep(&r) {
+            return;
+        }
+        let game = r.game;
+        match job(r, file, line) {
+            Ok(j) => jobs.push(j),
+            Err(e) => {
+                error = Some(format!(
+                    "{}:{line}: game {game}: {e}",
+                    files[file].display()
+                ))
+            }
+        }
+    })?;
+    error.map_or(Ok((jobs, m)), Err)
+}
+
+/// The check of an existing output's game line at `line` of `path`: the
+/// game must be among `records` (else an error saying so, `where_` naming
+/// where it was looked for), and `same` must accept it against its record.
+///
+/// # Errors
+/// As said.
+pub fn belongs<'a, T: GameLine>(
+    path: &'a Path,
+    records: &'a HashMap<usize, &'a GameRecord>,
+    where_: &'a str,
+    same: impl Fn(&Path, usize, &T, &GameRecord) -> Result<(), String> + 'a,
+) -> impl Fn(usize, &T) -> Result<(), String> + 'a {
+    move |line, g| {
+        let Some(r) = records.get(&g.game()) else {
+            return Err(format!(
+                "{}:{line}: game {} is not in the games files{where_}",
+                path.display(),
+                g.game()
+            ));
+        };
+        same(path, line, g, r)
+    }
+}
 
 /// The number of threads for `jobs` games: `threads`, else the number of
 /// cores, at most one a game.

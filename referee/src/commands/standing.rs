@@ -9,11 +9,11 @@
 use crate::cli::StandingArgs;
 use crate::commands::judging;
 use crate::commands::output;
+use crate::files::analysis_file;
 use crate::files::games_file::GamesWriter;
 use crate::files::outputs::{check_writable_later, write_file};
-use crate::files::record::{self, GameRecord};
+use crate::files::record::GameRecord;
 use crate::files::standing_file::{self, GameStanding, StandingAt, StandingHeader};
-use crate::files::{analysis_file, merge};
 use crate::judge::analyze;
 use crate::judge::standing::{self, Position, Settings, StandingJudge};
 use crate::stats::standing_table;
@@ -42,40 +42,23 @@ struct Job {
 /// nothing is written when a check fails.
 pub fn run(args: &StandingArgs) -> Result<(), String> {
     let settings = Settings::new(args.empties.clone(), args.wld)?;
-    if crate::files::games_file::kind(&args.files[0])? != record::Header::KIND {
-        return Err(format!(
-            "{}: a tournament's games file: `referee standing` reads the games files of a match",
-            args.files[0].display()
-        ));
-    }
-    let mut jobs = Vec::new();
-    let mut error = None;
-    let m = merge::stream(&args.files, |file, line, _, r| {
-        if error.is_some() {
-            return;
-        }
-        let found = analyze::parse_squares(&r)
-            .and_then(|moves| standing::positions(&r.opening, &moves, &settings.empties));
-        match found {
-            Ok((positions, final_empties)) => jobs.push(Job {
+    let (mut jobs, m) = judging::read_jobs(
+        &args.files,
+        "standing",
+        |_| true,
+        |r, file, line| {
+            let moves = analyze::parse_squares(&r)?;
+            let (positions, final_empties) =
+                standing::positions(&r.opening, &moves, &settings.empties)?;
+            Ok(Job {
                 record: r,
                 file,
                 line,
                 positions,
                 final_empties,
-            }),
-            Err(e) => {
-                error = Some(format!(
-                    "{}:{line}: game {}: {e}",
-                    args.files[file].display(),
-                    r.game
-                ));
-            }
-        }
-    })?;
-    if let Some(e) = error {
-        return Err(e);
-    }
+            })
+        },
+    )?;
     let gaps = m.gaps();
     if !gaps.is_empty() {
         eprintln!("referee: warning: {}", gaps.describe(m.games.len()));
@@ -163,8 +146,7 @@ fn open_output(
     inputs: &[PathBuf],
     jobs: &[Job],
 ) -> Result<(GamesWriter, BTreeMap<usize, GameStanding>), String> {
-    let by_game: std::collections::HashMap<usize, &Job> =
-        jobs.iter().map(|j| (j.record.game, j)).collect();
+    let records = jobs.iter().map(|j| (j.record.game, &j.record)).collect();
     let fits = |found: &StandingHeader| {
         if found.settings != header.settings {
             return Err(format!(
@@ -183,16 +165,7 @@ fn open_output(
         }
         Ok(())
     };
-    let belongs = |line: usize, g: &GameStanding| {
-        let Some(j) = by_game.get(&g.game) else {
-            return Err(format!(
-                "{}:{line}: game {} is not in the games files",
-                path.display(),
-                g.game
-            ));
-        };
-        standing_file::check_game(path, line, g, &j.record)
-    };
+    let belongs = judging::belongs(path, &records, "", standing_file::check_game);
     judging::open_output(path, &standing_file::KIND, header, fits, belongs)
 }
 
