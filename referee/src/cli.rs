@@ -117,13 +117,13 @@ pub struct StandingArgs {
     #[arg(required = true, value_name = "GAMES_FILE")]
     pub files: Vec<PathBuf>,
     /// The counts of empties to solve the games at, comma-separated, each
-    /// 1-40 (a solve at 24 takes about 3 s, every further empty 3-4 times
+    /// 1-40 (a solve at 24 takes about 3 s, every further empty 2-3 times
     /// as long).
     #[arg(long, value_name = "E,E,...", value_delimiter = ',', default_value = "24",
           value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::judge::standing::MAX_EMPTIES)))]
     pub empties: Vec<u32>,
-    /// Prove only the result (win, draw or loss), not the score: several
-    /// times faster at 26-30 empties.
+    /// Prove only the result (win, draw or loss), not the score: about
+    /// twice as fast at 26 empties.
     #[arg(long)]
     pub wld: bool,
     /// The standing file (default: beside the first games file,

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// The most empties `--empties` accepts: an exact solve at 30 empties
-/// takes minutes, every further empty 3-4 times as long.
+/// takes minutes, every further empty 2-3 times as long.
 pub const MAX_EMPTIES: u32 = 40;
 /// Table size of the solver (2^bits entries of 24 bytes: 100 MB), per
 /// thread: the solves at 24-30 empties fill a smaller one.
