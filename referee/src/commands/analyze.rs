@@ -55,25 +55,12 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         .output
         .clone()
         .unwrap_or_else(|| analysis_file::default_output(&args.files[0], args.shard));
-    if args.files.contains(&output) {
-        return Err(format!(
-            "-o {}: that is a games file given as input",
-            output.display()
-        ));
-    }
     let (mut writer, done) = open_output(&output, &header, &args.files, &jobs)?;
     jobs.retain(|j| !done.contains(&j.record.game));
     jobs.sort_by_key(|j| j.record.game);
     let threads = judging::threads(args.threads, jobs.len());
     let positions: u64 = jobs.iter().map(|j| j.squares.len() as u64).sum();
-    if !done.is_empty() {
-        eprintln!(
-            "referee: resuming {}: {} games already judged, {} to judge",
-            output.display(),
-            done.len(),
-            jobs.len()
-        );
-    }
+    judging::say_continued(&output, done.len(), jobs.len(), ("judged", "judge"));
     eprintln!(
         "referee: judging {} games ({positions} positions) on {threads} threads: {}",
         jobs.len(),
@@ -137,7 +124,8 @@ fn open_output(
         " (of this shard)",
         analysis_file::check_game,
     );
-    let (writer, done) = judging::open_output(path, &analysis_file::KIND, header, fits, belongs)?;
+    let (writer, done) =
+        judging::open_output(path, inputs, &analysis_file::KIND, header, fits, belongs)?;
     Ok((writer, done.into_keys().collect()))
 }
 

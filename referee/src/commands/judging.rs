@@ -165,6 +165,18 @@ pub fn judge_all<J: Send, S, R: Serialize + Send>(
     failed.map_or(Ok(written), Err)
 }
 
+/// Says on stderr that `path` is continued: `done` games already in it
+/// and `todo` to do (`verbs`: the past and the infinitive, `judged`,
+/// `judge`). Nothing when nothing was done before.
+pub fn say_continued(path: &Path, done: usize, todo: usize, (past, verb): (&str, &str)) {
+    if done > 0 {
+        eprintln!(
+            "referee: resuming {}: {done} games already {past}, {todo} to {verb}",
+            path.display()
+        );
+    }
+}
+
 /// Opens the output of a judging command to write: a new file of `kind`
 /// with `header`, or an existing one continued, whose header `fits` (the
 /// same match and settings: else its error, after the file's name and
@@ -173,15 +185,22 @@ pub fn judge_all<J: Send, S, R: Serialize + Send>(
 /// its game is judged again.
 ///
 /// # Errors
-/// An existing file of another kind (not overwritten), or one that does not
-/// fit or holds games that do not belong.
+/// `path` among the `inputs`, an existing file of another kind (not
+/// overwritten), or one that does not fit or holds games that do not belong.
 pub fn open_output<H: Serialize + DeserializeOwned, T: DeserializeOwned + GameLine>(
     path: &Path,
+    inputs: &[PathBuf],
     kind: &FileKind,
     header: &H,
     fits: impl Fn(&H) -> Result<(), String>,
     belongs: impl Fn(usize, &T) -> Result<(), String>,
 ) -> Result<(GamesWriter, BTreeMap<usize, T>), String> {
+    if inputs.iter().any(|i| i == path) {
+        return Err(format!(
+            "-o {}: that is a games file given as input",
+            path.display()
+        ));
+    }
     let exists = path.metadata().is_ok_and(|m| m.len() > 0);
     if !exists
         || !judged_file::is_kind::<H>(path, kind)

@@ -68,12 +68,6 @@ pub fn run(args: &StandingArgs) -> Result<(), String> {
         .output
         .clone()
         .unwrap_or_else(|| standing_file::default_output(&args.files[0]));
-    if args.files.contains(&output) {
-        return Err(format!(
-            "-o {}: that is a games file given as input",
-            output.display()
-        ));
-    }
     if let Some(path) = &args.json {
         if args.files.contains(path) || *path == output {
             return Err(format!(
@@ -88,14 +82,7 @@ pub fn run(args: &StandingArgs) -> Result<(), String> {
     jobs.sort_by_key(|j| j.record.game);
     let threads = judging::threads(args.threads, jobs.len());
     let solves: u64 = jobs.iter().map(|j| j.positions.len() as u64).sum();
-    if !done.is_empty() {
-        eprintln!(
-            "referee: resuming {}: {} games already solved, {} to solve",
-            output.display(),
-            done.len(),
-            jobs.len()
-        );
-    }
+    judging::say_continued(&output, done.len(), jobs.len(), ("solved", "solve"));
     eprintln!(
         "referee: solving {solves} positions of {} games on {threads} thread(s): {}",
         jobs.len(),
@@ -166,7 +153,7 @@ fn open_output(
         Ok(())
     };
     let belongs = judging::belongs(path, &records, "", standing_file::check_game);
-    judging::open_output(path, &standing_file::KIND, header, fits, belongs)
+    judging::open_output(path, inputs, &standing_file::KIND, header, fits, belongs)
 }
 
 /// Solves one game's positions, the most empties first (their table helps
