@@ -40,7 +40,7 @@ usage:
   train fit   [--data FILE[+FILE..][,FILE..]] [--steps N] [--batches N] [--lr X]
               [--hidden A,B,..] [--groups A,B,..] [--anchors A,B,..] [--bits N]
               [--threads N] [--bootstrap K] [--rounds N] [--quantize-from S] [--teacher FILE]
-              [--init FILE] [--freeze G[,G..]] [--out FILE]
+              [--init FILE] [--freeze G[,G..]] [--outcome W] [--out FILE]
               fit the pattern networks (default: 6000 steps, 32 batches, step size
               0.01, hidden 64,32, anchors 0,10,..,60 in groups 3,4, 8 bits;
               --quantize-from S: from step S the fit sees the parameters rounded
@@ -48,7 +48,9 @@ usage:
               labelled by the networks of a weights file, distillation;
               --init FILE: start from a weights file's networks, a fine-tune;
               --freeze G: with --init, group G's networks (0: the first
-              anchors') stay as they start);
+              anchors') stay as they start; --outcome W: the corpus's training
+              labels blended with what each position's line reached, the next
+              random move's label or the solver's, W its share, 0 to 1);
               default data: every train/corpus/*.bin chunk in seed order, which
               rebuilds the committed weights byte for byte (about 17 minutes on 2
               cores); files of `gen` are read too, and `a+b+c` joins the shards of
@@ -172,6 +174,9 @@ pub struct Options {
     pub teacher: Option<PathBuf>,
     /// `fit --init`: a weights file whose networks the fit starts from.
     pub init: Option<PathBuf>,
+    /// `fit --outcome W`: the line values' share in the corpus's training
+    /// labels ([`crate::outcome`]).
+    pub outcome: Option<f64>,
     /// `--part`: which games of endgame chunks (`probcut`, `endgame`).
     pub endgame_part: crate::games::Part,
 }
@@ -215,6 +220,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         weights: None,
         teacher: None,
         init: None,
+        outcome: None,
     };
     // `train --help`, and `--help` (or `-h`) after a command: the command
     // [`HELP`], with the default options.
@@ -304,6 +310,17 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                 "--weights" => o.weights = Some(PathBuf::from(value)),
                 "--teacher" => o.teacher = Some(PathBuf::from(value)),
                 "--init" => o.init = Some(PathBuf::from(value)),
+                "--outcome" => {
+                    o.outcome = Some(
+                        value
+                            .parse()
+                            .ok()
+                            .filter(|w| (0.0..=1.0).contains(w))
+                            .ok_or_else(|| {
+                                format!("--outcome: expected a number in 0..1, found {value:?}")
+                            })?,
+                    );
+                }
                 "--freeze" => {
                     o.fit.frozen_groups = value
                         .split(',')

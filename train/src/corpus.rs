@@ -121,6 +121,34 @@ impl CorpusConfig {
         )
     }
 
+    /// The settings a chunk's header names (its shard too; threads and
+    /// games are not in it and keep their defaults).
+    ///
+    /// # Errors
+    /// A header that is not a corpus chunk's, or a field missing or malformed.
+    pub fn from_header(header: &str) -> Result<CorpusConfig, String> {
+        let (base, shard) = split_shard(header)?;
+        let bad = || format!("not a corpus header: {header:?}");
+        let mut words = base.split(' ');
+        if words.next() != Some(MAGIC) || words.next() != Some("1") {
+            return Err(bad());
+        }
+        let fields: BTreeMap<&str, &str> = words.filter_map(|w| w.split_once('=')).collect();
+        let field = |key: &str| fields.get(key).copied().ok_or_else(bad);
+        let number = |key: &str| field(key)?.parse::<u64>().map_err(|_| bad());
+        let (a, b) = field("plies")?.split_once('-').ok_or_else(bad)?;
+        let plies = |x: &str| x.parse::<u32>().map_err(|_| bad());
+        Ok(CorpusConfig {
+            seed: number("seed")?,
+            depth: u32::try_from(number("depth")?).map_err(|_| bad())?,
+            exact_empties: u32::try_from(number("exact")?).map_err(|_| bad())?,
+            random_plies: (plies(a)?, plies(b)?),
+            epsilon: field("epsilon")?.parse().map_err(|_| bad())?,
+            shard,
+            ..CorpusConfig::default()
+        })
+    }
+
     /// The chunk's `k`-th game (from 0) in this file: game `k`, or for a
     /// shard the shard's `k`-th.
     fn game(&self, k: u32) -> u32 {
@@ -147,10 +175,38 @@ fn discs(score: f64) -> i8 {
     score.round().clamp(-MAX_LABEL, MAX_LABEL) as i8
 }
 
+/// The chance moves of one game, in the order [`play_game`] draws them:
+/// the number of random opening plies first, then at each searched ply
+/// whether its move is random and which. [`crate::outcome`] replays them.
+pub(crate) struct Dice {
+    rng: Xoshiro256PlusPlus,
+    random_plies: u32,
+    epsilon: f64,
+}
+
+impl Dice {
+    pub(crate) fn new(cfg: &CorpusConfig, game: u32) -> Dice {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed << 32 | u64::from(game));
+        let random_plies = rng.gen_range(cfg.random_plies.0..=cfg.random_plies.1);
+        Dice {
+            rng,
+            random_plies,
+            epsilon: cfg.epsilon,
+        }
+    }
+
+    /// At searched ply `ply` (passes not counted) with `n` legal moves:
+    /// the index of the random move among them, or `None` when the
+    /// search's move is played.
+    pub(crate) fn roll(&mut self, ply: u32, n: usize) -> Option<usize> {
+        let random = ply < self.random_plies || self.rng.gen_bool(self.epsilon);
+        random.then(|| self.rng.gen_range(0..n))
+    }
+}
+
 /// Plays game `game` of the chunk.
 pub fn play_game(cfg: &CorpusConfig, game: u32) -> Game {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed << 32 | u64::from(game));
-    let random_plies = rng.gen_range(cfg.random_plies.0..=cfg.random_plies.1);
+    let mut dice = Dice::new(cfg, game);
     // A fresh table per game: a game never depends on what its thread
     // played before.
     let mut search = AlphaBeta::with_table_bits(Evaluator::new(EvalKind::Pattern, 0), TABLE_BITS);
@@ -181,12 +237,7 @@ pub fn play_game(cfg: &CorpusConfig, game: u32) -> Game {
                 other => unreachable!("alpha-beta scored {other:?}"),
             };
             let squares: Vec<Square> = moves.squares().collect();
-            let random = ply < random_plies || rng.gen_bool(cfg.epsilon);
-            let pick = if random {
-                squares[rng.gen_range(0..squares.len())]
-            } else {
-                r.best
-            };
+            let pick = dice.roll(ply, squares.len()).map_or(r.best, |i| squares[i]);
             (pick, discs(score))
         };
         out.moves.push(best);

@@ -2,7 +2,7 @@
 //! shards, `train gen` files and their shards) as one list of samples.
 
 use crate::gen::Sample;
-use crate::{corpus, endgame, gen};
+use crate::{corpus, endgame, gen, outcome};
 use shard::Shard;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -12,11 +12,12 @@ pub const CORPUS_DIR: &str = "train/corpus";
 
 /// One run's data as `train fit` numbers it.
 enum Run {
-    /// A corpus chunk's games, in order.
-    Chunk(Vec<corpus::Game>),
-    /// The shards of a corpus chunk found so far: count, and per index the
-    /// file and its games.
-    Shards(u32, BTreeMap<u32, (PathBuf, Vec<corpus::Game>)>),
+    /// A corpus chunk's header and games, in order.
+    Chunk(String, Vec<corpus::Game>),
+    /// The shards of a corpus chunk found so far: the chunk's header (its
+    /// shard field left out), the count, and per index the file and its
+    /// games.
+    Shards(String, u32, BTreeMap<u32, (PathBuf, Vec<corpus::Game>)>),
     /// Samples of `train gen` (a `+` group: its shards, merged by game).
     Samples(Vec<Sample>),
     /// An endgame chunk's records found so far (its shards merged by game
@@ -32,6 +33,32 @@ enum Run {
 /// the unsharded run numbers them: the fit is the same, weight for weight.
 /// Also says whether every file was a corpus chunk.
 pub fn load(groups: &[Vec<PathBuf>]) -> Result<(Vec<Sample>, bool), String> {
+    load_blended(groups, None)
+}
+
+/// Labels of corpus games blended with their lines' values (`train fit
+/// --outcome`): the training positions' labels become
+/// `(1 - weight) * label + weight * line value` ([`crate::outcome`]); the
+/// held-out ones (one game in `holdout_every`) keep theirs, so validation
+/// still measures against the search's labels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Blend {
+    /// The line values' share, 0 to 1.
+    pub weight: f64,
+    /// The fit's holdout: one game in this many.
+    pub holdout_every: u32,
+}
+
+/// [`load`], with the corpus chunks' training labels blended as `blend`
+/// says (other data is read as it is).
+///
+/// # Errors
+/// As [`load`]; and a chunk whose random moves its seed does not draw
+/// again (its lines cannot be followed).
+pub fn load_blended(
+    groups: &[Vec<PathBuf>],
+    blend: Option<Blend>,
+) -> Result<(Vec<Sample>, bool), String> {
     let mut runs: Vec<Run> = Vec::new();
     let mut sharded: HashMap<String, usize> = HashMap::new();
     let mut all_corpus = true;
@@ -61,14 +88,14 @@ pub fn load(groups: &[Vec<PathBuf>]) -> Result<(Vec<Sample>, bool), String> {
             let (base, shard) =
                 corpus::split_shard(&chunk.header).map_err(|e| format!("{name}: {e}"))?;
             let Some(shard) = shard else {
-                runs.push(Run::Chunk(chunk.games));
+                runs.push(Run::Chunk(chunk.header, chunk.games));
                 continue;
             };
             let at = *sharded.entry(base.to_string()).or_insert_with(|| {
-                runs.push(Run::Shards(shard.count, BTreeMap::new()));
+                runs.push(Run::Shards(base.to_string(), shard.count, BTreeMap::new()));
                 runs.len() - 1
             });
-            let Run::Shards(count, parts) = &mut runs[at] else {
+            let Run::Shards(_, count, parts) = &mut runs[at] else {
                 unreachable!("sharded runs are Shards");
             };
             if *count != shard.count {
@@ -92,8 +119,8 @@ pub fn load(groups: &[Vec<PathBuf>]) -> Result<(Vec<Sample>, bool), String> {
         // Keep games of different runs apart for the holdout split.
         let first = n as u32 * 1_000_003;
         match run {
-            Run::Chunk(games) => all.extend(corpus::samples(&games, first)),
-            Run::Shards(count, parts) => {
+            Run::Chunk(header, games) => all.extend(chunk_samples(&header, &games, first, blend)?),
+            Run::Shards(header, count, parts) => {
                 let missing: Vec<String> = (1..=count)
                     .filter(|i| !parts.contains_key(i))
                     .map(|i| format!("{i}/{count}"))
@@ -118,7 +145,7 @@ pub fn load(groups: &[Vec<PathBuf>]) -> Result<(Vec<Sample>, bool), String> {
                     .collect();
                 games.sort_by_key(|&(g, _)| g);
                 let games: Vec<corpus::Game> = games.into_iter().map(|(_, g)| g).collect();
-                all.extend(corpus::samples(&games, first));
+                all.extend(chunk_samples(&header, &games, first, blend)?);
             }
             Run::Samples(samples) => all.extend(samples.into_iter().map(|mut s| {
                 s.game = s.game.wrapping_add(first);
@@ -142,6 +169,33 @@ pub fn load(groups: &[Vec<PathBuf>]) -> Result<(Vec<Sample>, bool), String> {
         }
     }
     Ok((all, all_corpus))
+}
+
+/// The samples of a chunk's `games` (header `header`), numbered from
+/// `first`, their training labels blended as `blend` says.
+fn chunk_samples(
+    header: &str,
+    games: &[corpus::Game],
+    first: u32,
+    blend: Option<Blend>,
+) -> Result<Vec<Sample>, String> {
+    let mut samples = corpus::samples(games, first);
+    let Some(blend) = blend else {
+        return Ok(samples);
+    };
+    let cfg = corpus::CorpusConfig::from_header(header)?;
+    let mut at = 0;
+    for (g, game) in games.iter().enumerate() {
+        let values = outcome::line_values(&cfg, g as u32, game)
+            .map_err(|e| format!("the chunk of seed {}: {e}", cfg.seed))?;
+        for (s, v) in samples[at..at + values.len()].iter_mut().zip(values) {
+            if !s.is_held_out(blend.holdout_every) {
+                s.label = outcome::blend(s.label, v, blend.weight);
+            }
+        }
+        at += game.moves.len();
+    }
+    Ok(samples)
 }
 
 /// Adds the endgame chunk (or shard) `bytes` of `path` to `runs`: a

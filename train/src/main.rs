@@ -24,6 +24,7 @@ mod games;
 mod gen;
 mod mpc;
 mod net;
+mod outcome;
 mod parallel;
 mod probcut;
 mod probcut_fit;

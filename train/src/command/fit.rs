@@ -2,7 +2,7 @@
 //! as `src/eval/weights.rs`.
 
 use crate::cli::Options;
-use crate::data::{data_or_corpus, load};
+use crate::data::{data_or_corpus, load_blended, Blend};
 use crate::gen::Sample;
 use crate::progress::bar;
 use crate::{encode, fit, net};
@@ -23,7 +23,11 @@ const WEIGHTS_PATH: &str = "src/eval/weights.rs";
 pub fn run(o: &Options) -> Result<(), String> {
     let groups = data_or_corpus(&o.data)?;
     let paths: Vec<PathBuf> = groups.iter().flatten().cloned().collect();
-    let (samples, all_corpus) = load(&groups)?;
+    let blend = o.outcome.map(|weight| Blend {
+        weight,
+        holdout_every: o.fit.holdout_every,
+    });
+    let (samples, all_corpus) = load_blended(&groups, blend)?;
     let mut o = o.clone();
     o.bootstrap = o
         .bootstrap
@@ -32,8 +36,11 @@ pub fn run(o: &Options) -> Result<(), String> {
     // File names only: the weights file must not depend on where the
     // repository lives.
     let files: Vec<String> = paths.iter().map(|p| file_name(p)).collect();
+    let blended = o.outcome.map_or(String::new(), |w| {
+        format!("; the training labels blended with their lines' values, weight {w} (`--outcome`)")
+    });
     let how = format!(
-        "data: {} positions from {}",
+        "data: {} positions from {}{blended}",
         samples.len(),
         files.join(", ")
     );
