@@ -51,6 +51,9 @@ usage:
               anchors') stay as they start; --outcome W: the corpus's training
               labels blended with what each position's line reached, the next
               random move's label or the solver's, W its share, 0 to 1);
+              a .txt or .jsonl in --data (transcripts, referee games files) adds
+              its finished games' positions, labelled by their results, to the
+              held-out set only (fit, repack, features);
               default data: every train/corpus/*.bin chunk in seed order, which
               rebuilds the committed weights byte for byte (about 17 minutes on 2
               cores); files of `gen` are read too, and `a+b+c` joins the shards of

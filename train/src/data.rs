@@ -2,7 +2,9 @@
 //! shards, `train gen` files and their shards) as one list of samples.
 
 use crate::gen::Sample;
-use crate::{corpus, endgame, gen, outcome};
+use crate::{corpus, endgame, games, gen, outcome};
+use othello::game::{Color, Game};
+use othello::{Board, Move};
 use shard::Shard;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -69,6 +71,12 @@ pub fn load_blended(
             let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
             if endgame::is_chunk(&bytes) {
                 add_endgame(&mut runs, &mut sharded, path, &bytes)?;
+                continue;
+            }
+            if is_games_file(path) {
+                // Held out only: the training data's kind (and so the
+                // default bootstrap) does not change.
+                runs.push(Run::Samples(game_outcomes(path, &bytes)?));
                 continue;
             }
             if !corpus::is_chunk(&bytes) {
@@ -169,6 +177,55 @@ pub fn load_blended(
         }
     }
     Ok((all, all_corpus))
+}
+
+/// Whether `path` names recorded games (a referee games file or
+/// transcripts: `.jsonl` or `.txt`), not a binary data file.
+fn is_games_file(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("jsonl" | "txt")
+    )
+}
+
+/// The positions of the recorded games in `bytes` (of `path`), each
+/// labelled by its game's final score for the side to move, and all held
+/// out: a validation set of real play (strong games' outcomes) for `fit`
+/// and `repack`, never trained on. Games that did not end on the board (a
+/// fault) are left out; their positions carry no result.
+///
+/// # Errors
+/// A file that is not text, a bad record or an illegal move (naming the
+/// line's game).
+fn game_outcomes(path: &Path, bytes: &[u8]) -> Result<Vec<Sample>, String> {
+    let name = path.display();
+    let text = std::str::from_utf8(bytes).map_err(|_| format!("{name}: not text"))?;
+    let mut out = Vec::new();
+    for (g, t) in games::transcripts(path, text)?.iter().enumerate() {
+        let end = Game::from_transcript(t).map_err(|e| format!("{name}: game {}: {e}", g + 1))?;
+        if !end.is_over() {
+            continue;
+        }
+        let final_black = end.final_score_black();
+        let mut game = Game::new();
+        for &mv in end.history() {
+            if let Move::Play(sq) = mv {
+                let label = if game.to_move() == Color::Black {
+                    final_black
+                } else {
+                    -final_black
+                };
+                out.push(Sample {
+                    board: game.board(),
+                    label: label as i8,
+                    game: g as u32,
+                    held_out: Some(true),
+                });
+                game.play(sq).expect("a move of a replayed game");
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The samples of a chunk's `games` (header `header`), numbered from
@@ -274,4 +331,46 @@ pub fn corpus_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
         return Err(format!("no chunk in {name} (make one with `train corpus`)"));
     }
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recorded_games_are_held_out_positions_labelled_by_their_result() {
+        let strong = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/strong-games.txt"),
+        )
+        .unwrap();
+        let game = strong.lines().find(|l| !l.starts_with('#')).unwrap();
+        let dir = std::env::temp_dir().join(format!("train-data-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.txt");
+        // A comment, a finished game and an unfinished one (no result).
+        std::fs::write(&path, format!("# two games\n{game}\n{}\n", &game[..20])).unwrap();
+        let (samples, all_corpus) = load(&[vec![path.clone()]]).unwrap();
+        assert!(
+            all_corpus,
+            "held-out games do not change the training data's kind"
+        );
+        assert_eq!(samples.len(), game.len() / 2);
+        assert!(samples.iter().all(|s| s.held_out == Some(true)));
+        // The result counted from the final discs, empties to the winner.
+        let end = Game::from_transcript(game).unwrap();
+        let (b, w) = (
+            end.discs(Color::Black).count_ones() as i32,
+            end.discs(Color::White).count_ones() as i32,
+        );
+        let empties = 64 - b - w;
+        let result = (b - w) + (b - w).signum() * empties;
+        assert_eq!(i32::from(samples[0].label), result, "black moves first");
+        assert_eq!(i32::from(samples[1].label), -result, "then white");
+        assert_eq!(samples[0].board, Board::start());
+
+        std::fs::write(&path, "f5d6c3d3c4f4f6f3e6e7d7c6b6b5xx\n").unwrap();
+        let e = load(&[vec![path.clone()]]).unwrap_err();
+        assert!(e.contains("games.txt: game 1:"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
