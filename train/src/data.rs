@@ -4,7 +4,7 @@
 use crate::gen::Sample;
 use crate::{corpus, endgame, games, gen, outcome};
 use othello::game::{Color, Game};
-use othello::{Board, Move};
+use othello::Move;
 use shard::Shard;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -336,6 +336,7 @@ pub fn corpus_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello::Board;
 
     #[test]
     fn recorded_games_are_held_out_positions_labelled_by_their_result() {
