@@ -24,6 +24,11 @@ usage:
               train/corpus/games-seed<N>.bin, a shard's games-seed<N>-shard<I>of<N>.bin);
               an existing file is resumed; --shard I/N plays the chunk's games g
               with g % N = I - 1, and `fit` merges the shards back into the chunk
+  train relabel --from CHUNK --depth D --out FILE [--games N] [--threads N]
+              a corpus chunk's first N games (default 5000: all) kept move for
+              move, every search label made again by a depth-D search with the
+              compiled weights (the exact ones kept): labels of the same games
+              at two depths; FILE is resumed
   train endgame --from FILE[,FILE..] [--seed N] [--empties A-B] [--exact E]
               [--children C] [--cut T] [--threads N] [--shard I/N] [--out FILE]
               label one chunk of the strong-play endgame corpus: the positions of

@@ -98,7 +98,7 @@ impl Default for CorpusConfig {
 }
 
 /// The weights that the self-play search uses, as the header names them.
-fn weights_id() -> String {
+pub fn weights_id() -> String {
     format!("{}:{}", weights::CHECKSUM.0, weights::CHECKSUM.1)
 }
 
@@ -204,13 +204,33 @@ impl Dice {
     }
 }
 
+/// A fresh search for one game's positions, as self-play labels them:
+/// the compiled pattern evaluation, Multi-ProbCut on, no exact solve
+/// inside (the solver labels the last empties itself).
+pub fn game_search() -> AlphaBeta {
+    let mut search = AlphaBeta::with_table_bits(Evaluator::new(EvalKind::Pattern, 0), TABLE_BITS);
+    search.set_exact_empties(0);
+    search
+}
+
+/// The depth-`depth` search's move and label (its score in discs,
+/// rounded) of `board`, which has a move.
+pub fn search_label(search: &mut AlphaBeta, board: &Board, depth: u32) -> (Square, i8) {
+    let r = search.choose(board, board.moves(), &Limits::depth(depth));
+    let score = match r.score {
+        Score::Selective(s) | Score::Estimate(s) => s,
+        Score::Exact(s) => f64::from(s),
+        other => unreachable!("alpha-beta scored {other:?}"),
+    };
+    (r.best, discs(score))
+}
+
 /// Plays game `game` of the chunk.
 pub fn play_game(cfg: &CorpusConfig, game: u32) -> Game {
     let mut dice = Dice::new(cfg, game);
     // A fresh table per game: a game never depends on what its thread
     // played before.
-    let mut search = AlphaBeta::with_table_bits(Evaluator::new(EvalKind::Pattern, 0), TABLE_BITS);
-    search.set_exact_empties(0);
+    let mut search = game_search();
     let mut solver = Solver::new(Deadline::unlimited());
     let mut board = Board::start();
     let mut out = Game {
@@ -230,15 +250,12 @@ pub fn play_game(cfg: &CorpusConfig, game: u32) -> Game {
                 .expect("an unlimited solve finishes");
             (s.best, discs(f64::from(s.score)))
         } else {
-            let r = search.choose(&board, moves, &Limits::depth(cfg.depth));
-            let score = match r.score {
-                Score::Selective(s) | Score::Estimate(s) => s,
-                Score::Exact(s) => f64::from(s),
-                other => unreachable!("alpha-beta scored {other:?}"),
-            };
+            let (searched, label) = search_label(&mut search, &board, cfg.depth);
             let squares: Vec<Square> = moves.squares().collect();
-            let pick = dice.roll(ply, squares.len()).map_or(r.best, |i| squares[i]);
-            (pick, discs(score))
+            let pick = dice
+                .roll(ply, squares.len())
+                .map_or(searched, |i| squares[i]);
+            (pick, label)
         };
         out.moves.push(best);
         out.labels.push(label);
@@ -375,8 +392,32 @@ pub struct GenReport {
 /// An unreadable or foreign file, a header for other settings or weights,
 /// or a write error.
 pub fn generate(cfg: &CorpusConfig, path: &Path, bar: &ProgressBar) -> Result<GenReport, String> {
+    write_chunk(
+        path,
+        &cfg.header(),
+        cfg.file_games(),
+        cfg.threads,
+        bar,
+        |k| play_game(cfg, cfg.game(k)),
+    )
+}
+
+/// Writes a chunk of `games` games with header `header` into `path`, game
+/// `k` made by `make(k)` on `threads` threads, in order and a game at a
+/// time, resuming what the file already holds (its header must be
+/// `header`). `bar` counts games.
+///
+/// # Errors
+/// An unreadable or foreign file, another header, or a write error.
+pub fn write_chunk(
+    path: &Path,
+    header: &str,
+    games: u32,
+    threads: usize,
+    bar: &ProgressBar,
+    make: impl Fn(u32) -> Game + Sync,
+) -> Result<GenReport, String> {
     let name = path.display();
-    let header = cfg.header();
     let mut resumed = 0;
     if path.exists() {
         let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
@@ -401,7 +442,7 @@ pub fn generate(cfg: &CorpusConfig, path: &Path, bar: &ProgressBar) -> Result<Ge
         }
         std::fs::write(path, format!("{header}\n")).map_err(|e| format!("{name}: {e}"))?;
     }
-    bar.set_position(u64::from(resumed.min(cfg.file_games())));
+    bar.set_position(u64::from(resumed.min(games)));
     let mut file = std::fs::OpenOptions::new()
         .append(true)
         .open(path)
@@ -413,13 +454,14 @@ pub fn generate(cfg: &CorpusConfig, path: &Path, bar: &ProgressBar) -> Result<Ge
         played: 0,
         positions: 0,
     };
+    let make = &make;
     std::thread::scope(|scope| -> Result<(), String> {
-        for _ in 0..cfg.threads.max(1) {
+        for _ in 0..threads.max(1) {
             let tx = tx.clone();
             let next = &next;
             scope.spawn(move || loop {
                 let k = next.fetch_add(1, Ordering::Relaxed);
-                if k >= cfg.file_games() || tx.send((k, play_game(cfg, cfg.game(k)))).is_err() {
+                if k >= games || tx.send((k, make(k))).is_err() {
                     break;
                 }
             });
@@ -441,7 +483,7 @@ pub fn generate(cfg: &CorpusConfig, path: &Path, bar: &ProgressBar) -> Result<Ge
             if !buf.is_empty() {
                 if let Err(e) = file.write_all(&buf).and_then(|()| file.flush()) {
                     // Stop the workers: nothing more can be kept.
-                    next.store(cfg.file_games(), Ordering::Relaxed);
+                    next.store(games, Ordering::Relaxed);
                     return Err(format!("{name}: {e}"));
                 }
             }

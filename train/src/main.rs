@@ -29,6 +29,7 @@ mod parallel;
 mod probcut;
 mod probcut_fit;
 mod progress;
+mod relabel;
 
 use std::process::ExitCode;
 

@@ -14,6 +14,7 @@ pub mod midgame;
 pub mod mpc;
 pub mod openings;
 pub mod probcut;
+pub mod relabel;
 pub mod repack;
 pub mod transition;
 
@@ -38,6 +39,7 @@ pub fn run(name: &str, o: &Options) -> Result<(), String> {
         "book-write" => book::write_only(o),
         "openings" => openings::run(o),
         "transition" => transition::run(o),
+        "relabel" => relabel::run(o),
         "midgame" => midgame::run(o),
         "probcut" => probcut::run(o),
         "repack" => repack::run(o),
