@@ -25,7 +25,7 @@ usage:
               an existing file is resumed; --shard I/N plays the chunk's games g
               with g % N = I - 1, and `fit` merges the shards back into the chunk
   train relabel --from CHUNK --depth D --out FILE [--games N] [--threads N]
-              a corpus chunk's first N games (default 5000: all) kept move for
+              a corpus chunk's first N games (default: all) kept move for
               move, every search label made again by a depth-D search with the
               compiled weights (the exact ones kept): labels of the same games
               at two depths; FILE is resumed
@@ -56,9 +56,9 @@ usage:
               anchors') stay as they start; --outcome W: the corpus's training
               labels blended with what each position's line reached, the next
               random move's label or the solver's, W its share, 0 to 1);
-              a .txt or .jsonl in --data (transcripts, referee games files) adds
-              its finished games' positions, labelled by their results, to the
-              held-out set only (fit, repack, features);
+              (repack, features: a .txt or .jsonl in --data, transcripts or
+              referee games files, adds its finished games' positions, labelled
+              by their results, to the held-out set only; fit refuses them);
               default data: every train/corpus/*.bin chunk in seed order, which
               rebuilds the committed weights byte for byte (about 17 minutes on 2
               cores); files of `gen` are read too, and `a+b+c` joins the shards of
@@ -182,6 +182,10 @@ pub struct Options {
     pub teacher: Option<PathBuf>,
     /// `fit --init`: a weights file whose networks the fit starts from.
     pub init: Option<PathBuf>,
+    /// `--depth` and `--games` as given (`relabel` has no default depth
+    /// and reads every game without `--games`).
+    pub depth_given: Option<u32>,
+    pub games_given: Option<u32>,
     /// `fit --outcome W`: the line values' share in the corpus's training
     /// labels ([`crate::outcome`]).
     pub outcome: Option<f64>,
@@ -229,6 +233,8 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
         teacher: None,
         init: None,
         outcome: None,
+        depth_given: None,
+        games_given: None,
     };
     // `train --help`, and `--help` (or `-h`) after a command: the command
     // [`HELP`], with the default options.
@@ -267,6 +273,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
             match flag.as_str() {
                 "--games" => {
                     o.gen.games = num(value)? as u32;
+                    o.games_given = Some(o.gen.games);
                     o.corpus.games = o.gen.games;
                 }
                 "--threads" => {
@@ -286,6 +293,7 @@ pub fn parse(args: &[String]) -> Result<(String, Options), String> {
                 }
                 "--depth" => {
                     o.gen.depth = num(value)?.clamp(1, 60) as u32;
+                    o.depth_given = Some(o.gen.depth);
                     o.corpus.depth = o.gen.depth;
                     o.arena.depth = Some(o.gen.depth);
                     o.book.depth = o.gen.depth;
@@ -595,6 +603,8 @@ mod tests {
             ("probcut --values", "--values needs a value"),
             ("probcut --bogus", "unknown argument \"--bogus\""),
             ("probcut --bogus x", "unknown argument \"--bogus\""),
+            ("fit --outcome 1.5", "--outcome"),
+            ("fit --outcome x", "--outcome"),
         ] {
             let e = parse(&args(bad))
                 .err()

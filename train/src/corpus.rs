@@ -180,7 +180,7 @@ fn discs(score: f64) -> i8 {
 /// whether its move is random and which. [`crate::outcome`] replays them.
 pub(crate) struct Dice {
     rng: Xoshiro256PlusPlus,
-    random_plies: u32,
+    pub(crate) random_plies: u32,
     epsilon: f64,
 }
 

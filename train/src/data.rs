@@ -14,8 +14,8 @@ pub const CORPUS_DIR: &str = "train/corpus";
 
 /// One run's data as `train fit` numbers it.
 enum Run {
-    /// A corpus chunk's header and games, in order.
-    Chunk(String, Vec<corpus::Game>),
+    /// A corpus chunk's file, header and games, in order.
+    Chunk(PathBuf, String, Vec<corpus::Game>),
     /// The shards of a corpus chunk found so far: the chunk's header (its
     /// shard field left out), the count, and per index the file and its
     /// games.
@@ -96,7 +96,7 @@ pub fn load_blended(
             let (base, shard) =
                 corpus::split_shard(&chunk.header).map_err(|e| format!("{name}: {e}"))?;
             let Some(shard) = shard else {
-                runs.push(Run::Chunk(chunk.header, chunk.games));
+                runs.push(Run::Chunk(path.clone(), chunk.header, chunk.games));
                 continue;
             };
             let at = *sharded.entry(base.to_string()).or_insert_with(|| {
@@ -122,12 +122,25 @@ pub fn load_blended(
             runs.push(Run::Samples(s));
         }
     }
+    if blend.is_some()
+        && !runs
+            .iter()
+            .any(|r| matches!(r, Run::Chunk(..) | Run::Shards(..)))
+    {
+        return Err(
+            "--outcome blends the labels of corpus chunks (`train corpus`), and the \
+                    data holds none"
+                .into(),
+        );
+    }
     let mut all = Vec::new();
     for (n, run) in runs.into_iter().enumerate() {
         // Keep games of different runs apart for the holdout split.
         let first = n as u32 * 1_000_003;
         match run {
-            Run::Chunk(header, games) => all.extend(chunk_samples(&header, &games, first, blend)?),
+            Run::Chunk(path, header, games) => {
+                all.extend(chunk_samples(&path, &header, &games, first, blend)?);
+            }
             Run::Shards(header, count, parts) => {
                 let missing: Vec<String> = (1..=count)
                     .filter(|i| !parts.contains_key(i))
@@ -141,6 +154,7 @@ pub fn load_blended(
                         missing.join(", ")
                     ));
                 }
+                let path = parts.values().next().expect("a shard was read").0.clone();
                 let mut games: Vec<(u32, corpus::Game)> = parts
                     .into_iter()
                     .flat_map(|(index, (_, games))| {
@@ -152,8 +166,19 @@ pub fn load_blended(
                     })
                     .collect();
                 games.sort_by_key(|&(g, _)| g);
+                // Line values replay each game by its number in the chunk.
+                if let (Some(_), Some((k, (g, _)))) = (
+                    blend,
+                    games.iter().enumerate().find(|(k, (g, _))| *k as u32 != *g),
+                ) {
+                    return Err(format!(
+                        "{}: its chunk's shards lack game {k} (they hold {g} next): an \
+                         interrupted shard cannot be blended (`--outcome`); finish it first",
+                        path.display()
+                    ));
+                }
                 let games: Vec<corpus::Game> = games.into_iter().map(|(_, g)| g).collect();
-                all.extend(chunk_samples(&header, &games, first, blend)?);
+                all.extend(chunk_samples(&path, &header, &games, first, blend)?);
             }
             Run::Samples(samples) => all.extend(samples.into_iter().map(|mut s| {
                 s.game = s.game.wrapping_add(first);
@@ -181,7 +206,7 @@ pub fn load_blended(
 
 /// Whether `path` names recorded games (a referee games file or
 /// transcripts: `.jsonl` or `.txt`), not a binary data file.
-fn is_games_file(path: &Path) -> bool {
+pub fn is_games_file(path: &Path) -> bool {
     matches!(
         path.extension().and_then(|e| e.to_str()),
         Some("jsonl" | "txt")
@@ -202,7 +227,8 @@ fn game_outcomes(path: &Path, bytes: &[u8]) -> Result<Vec<Sample>, String> {
     let text = std::str::from_utf8(bytes).map_err(|_| format!("{name}: not text"))?;
     let mut out = Vec::new();
     for (g, t) in games::transcripts(path, text)?.iter().enumerate() {
-        let end = Game::from_transcript(t).map_err(|e| format!("{name}: game {}: {e}", g + 1))?;
+        let end = Game::from_transcript(t)
+            .map_err(|e| format!("{name}: game {} of the file: {e}", g + 1))?;
         if !end.is_over() {
             continue;
         }
@@ -228,9 +254,11 @@ fn game_outcomes(path: &Path, bytes: &[u8]) -> Result<Vec<Sample>, String> {
     Ok(out)
 }
 
-/// The samples of a chunk's `games` (header `header`), numbered from
+/// The samples of a chunk's `games` (file `path`, header `header`; a
+/// sharded chunk's games merged in order), numbered from
 /// `first`, their training labels blended as `blend` says.
 fn chunk_samples(
+    path: &Path,
     header: &str,
     games: &[corpus::Game],
     first: u32,
@@ -240,11 +268,12 @@ fn chunk_samples(
     let Some(blend) = blend else {
         return Ok(samples);
     };
-    let cfg = corpus::CorpusConfig::from_header(header)?;
+    let name = path.display();
+    let cfg = corpus::CorpusConfig::from_header(header).map_err(|e| format!("{name}: {e}"))?;
     let mut at = 0;
     for (g, game) in games.iter().enumerate() {
-        let values = outcome::line_values(&cfg, g as u32, game)
-            .map_err(|e| format!("the chunk of seed {}: {e}", cfg.seed))?;
+        let values =
+            outcome::line_values(&cfg, g as u32, game).map_err(|e| format!("{name}: {e}"))?;
         for (s, v) in samples[at..at + values.len()].iter_mut().zip(values) {
             if !s.is_held_out(blend.holdout_every) {
                 s.label = outcome::blend(s.label, v, blend.weight);
@@ -371,7 +400,7 @@ mod tests {
 
         std::fs::write(&path, "f5d6c3d3c4f4f6f3e6e7d7c6b6b5xx\n").unwrap();
         let e = load(&[vec![path.clone()]]).unwrap_err();
-        assert!(e.contains("games.txt: game 1:"), "{e}");
+        assert!(e.contains("games.txt: game 1 of the file: move 15"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

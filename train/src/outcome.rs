@@ -160,6 +160,52 @@ mod tests {
     }
 
     #[test]
+    fn without_random_moves_or_solver_every_line_ends_at_the_final_result_passes_included() {
+        // After the opening, no random move and no solver: each position's
+        // line value is the game's result for its side to move, counted
+        // here by the library's game record (which passes by itself).
+        let mut passes = 0;
+        for seed in 0..60 {
+            let cfg = CorpusConfig {
+                seed,
+                depth: 1,
+                exact_empties: 0,
+                epsilon: 0.0,
+                random_plies: (4, 12),
+                ..CorpusConfig::default()
+            };
+            let game = play_game(&cfg, 0);
+            let values = line_values(&cfg, 0, &game).unwrap();
+            let mut record = othello::Game::new();
+            let opening = Dice::new(&cfg, 0).random_plies as usize;
+            let mut sides = Vec::new();
+            for &sq in &game.moves {
+                sides.push(record.to_move());
+                record.play(sq).unwrap();
+            }
+            assert!(record.is_over());
+            passes += record
+                .history()
+                .iter()
+                .filter(|m| **m == othello::Move::Pass)
+                .count();
+            let black = record.final_score_black();
+            for k in opening..game.moves.len() {
+                let want = if sides[k] == othello::Color::Black {
+                    black
+                } else {
+                    -black
+                };
+                assert_eq!(i32::from(values[k]), want, "seed {seed} move {k}");
+            }
+            if passes > 0 && seed >= 10 {
+                return;
+            }
+        }
+        panic!("no game with a pass in 60 seeds");
+    }
+
+    #[test]
     fn a_line_value_differs_from_its_label_somewhere() {
         // Not a copy of the labels: a depth-2 search's scores are not
         // what its line reaches.

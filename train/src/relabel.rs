@@ -115,6 +115,48 @@ mod tests {
     }
 
     #[test]
+    fn the_command_refuses_a_missing_depth_its_own_input_and_a_torn_chunk() {
+        let dir = std::env::temp_dir().join(format!("train-relabel-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let chunk = dir.join("c.bin");
+        let cfg = CorpusConfig {
+            games: 2,
+            depth: 2,
+            exact_empties: 8,
+            ..CorpusConfig::default()
+        };
+        corpus::generate(&cfg, &chunk, &indicatif::ProgressBar::hidden()).unwrap();
+        let run = |args: String| {
+            let args: Vec<String> = args.split_whitespace().map(String::from).collect();
+            let (command, o) = crate::cli::parse(&args).unwrap();
+            crate::command::run(&command, &o)
+        };
+        let (c, out) = (chunk.display(), dir.join("out.bin"));
+        let e = run(format!("relabel --from {c} --out {}", out.display())).unwrap_err();
+        assert!(e.contains("--depth D is required"), "{e}");
+        let e = run(format!("relabel --from {c} --depth 3 --out {c}")).unwrap_err();
+        assert!(e.contains("is the chunk it reads"), "{e}");
+        run(format!(
+            "relabel --from {c} --depth 3 --out {}",
+            out.display()
+        ))
+        .unwrap();
+        let relabelled = corpus::parse(&std::fs::read(&out).unwrap()).unwrap();
+        assert_eq!(relabelled.games.len(), 2, "every game without --games");
+        assert!(relabelled.header.contains(" depth=3 ") && relabelled.header.contains(" from=2:"));
+        let mut torn = std::fs::read(&chunk).unwrap();
+        torn.pop();
+        std::fs::write(&chunk, torn).unwrap();
+        let e = run(format!(
+            "relabel --from {c} --depth 3 --out {}",
+            dir.join("o2.bin").display()
+        ))
+        .unwrap_err();
+        assert!(e.contains("c.bin: the last game is torn"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn the_header_names_the_new_depth_and_the_source() {
         let source = CorpusConfig::default().header();
         let h = header(&source, 12).unwrap();

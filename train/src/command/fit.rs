@@ -2,7 +2,7 @@
 //! as `src/eval/weights.rs`.
 
 use crate::cli::Options;
-use crate::data::{data_or_corpus, load_blended, Blend};
+use crate::data::{data_or_corpus, is_games_file, load_blended, Blend};
 use crate::gen::Sample;
 use crate::progress::bar;
 use crate::{encode, fit, net};
@@ -23,6 +23,15 @@ const WEIGHTS_PATH: &str = "src/eval/weights.rs";
 pub fn run(o: &Options) -> Result<(), String> {
     let groups = data_or_corpus(&o.data)?;
     let paths: Vec<PathBuf> = groups.iter().flatten().cloned().collect();
+    // Their positions would join the validation set, which picks the
+    // step the fit keeps: a fit would then be chosen on other labels.
+    if let Some(games) = paths.iter().find(|p| is_games_file(p)) {
+        return Err(format!(
+            "{}: recorded games are a measure, not training data: give them to `train \
+             repack --data` (a fit keeps the step its own validation set prefers)",
+            games.display()
+        ));
+    }
     let blend = o.outcome.map(|weight| Blend {
         weight,
         holdout_every: o.fit.holdout_every,

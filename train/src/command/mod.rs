@@ -122,6 +122,77 @@ mod tests {
     }
 
     #[test]
+    fn blended_loads_change_training_labels_only_and_agree_across_shards() {
+        use crate::corpus::{parse, CorpusConfig};
+        use crate::data::{load_blended, Blend};
+        use crate::outcome::line_values;
+        let dir = scratch("blend");
+        let common = "--seed 8 --games 6 --depth 2 --exact 8 --epsilon 0.1 --threads 2";
+        let whole = dir.join("games-seed8.bin");
+        run(&format!("corpus {common} --out {}", whole.display()));
+        let parts: Vec<PathBuf> = (1..=2)
+            .map(|i| dir.join(format!("games-seed8-shard{i}of2.bin")))
+            .collect();
+        for (i, part) in parts.iter().enumerate() {
+            run(&format!(
+                "corpus {common} --shard {}/2 --out {}",
+                i + 1,
+                part.display()
+            ));
+        }
+        let blend = Blend {
+            weight: 1.0,
+            holdout_every: 2,
+        };
+        let one = |p: &PathBuf| vec![p.clone()];
+        let (plain, _) = load(&[one(&whole)]).unwrap();
+        let (blended, _) = load_blended(&[one(&whole)], Some(blend)).unwrap();
+        // Game by game: held-out games keep their search labels, the
+        // others take their line values (weight 1).
+        let chunk = parse(&std::fs::read(&whole).unwrap()).unwrap();
+        let cfg = CorpusConfig::from_header(&chunk.header).unwrap();
+        let mut at = 0;
+        let mut changed = 0;
+        for (g, game) in chunk.games.iter().enumerate() {
+            let values = line_values(&cfg, g as u32, game).unwrap();
+            for (k, v) in values.iter().enumerate() {
+                let (p, b) = (&plain[at + k], &blended[at + k]);
+                assert_eq!(p.board, b.board);
+                let want = if p.is_held_out(2) { p.label } else { *v };
+                assert_eq!(b.label, want, "game {g} move {k}");
+                changed += usize::from(b.label != p.label);
+            }
+            at += values.len();
+        }
+        assert_eq!(at, plain.len());
+        assert!(changed > 0, "no training label changed");
+        let (sharded, _) = load_blended(&[one(&parts[1]), one(&parts[0])], Some(blend)).unwrap();
+        assert_eq!(sharded, blended);
+        // Data with no corpus chunk has nothing to blend.
+        let gen = dir.join("gen.bin");
+        run(&format!(
+            "gen --seed 3 --games 1 --depth 2 --exact 8 --out {}",
+            gen.display()
+        ));
+        let e = load_blended(&[one(&gen)], Some(blend)).unwrap_err();
+        assert!(e.contains("--outcome") && e.contains("none"), "{e}");
+        // A chunk whose games are not its seed's is named.
+        let mut bytes = std::fs::read(&whole).unwrap();
+        let nl = bytes.iter().position(|&b| b == b'\n').unwrap();
+        let header = String::from_utf8(bytes[..nl].to_vec())
+            .unwrap()
+            .replace("seed=8", "seed=9");
+        bytes.splice(..nl, header.into_bytes());
+        let forged = dir.join("forged.bin");
+        std::fs::write(&forged, bytes).unwrap();
+        let e = load_blended(&[one(&forged)], Some(blend)).unwrap_err();
+        assert!(
+            e.contains("forged.bin: game ") && e.contains("seed 9"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn gen_shards_joined_with_plus_equal_the_whole_run() {
         let dir = scratch("gen-shards");
         let common = "--seed 3 --games 5 --depth 2 --exact 8 --threads 2";

@@ -8,8 +8,8 @@ use crate::relabel;
 use std::time::Instant;
 
 /// `train relabel --from CHUNK --depth D --out FILE [--games N]`: the
-/// chunk's first N games (default 5000, a whole chunk) with their search
-/// labels made again at depth D; resumes FILE.
+/// chunk's first N games (default: all) with their search labels made
+/// again at depth D; resumes FILE.
 pub fn run(o: &Options) -> Result<(), String> {
     let [from] = &o.transition.from[..] else {
         return Err("relabel: --from takes one corpus chunk".into());
@@ -26,12 +26,21 @@ pub fn run(o: &Options) -> Result<(), String> {
     if !corpus::is_chunk(&bytes) {
         return Err(format!("{name}: not a corpus chunk (`train corpus`)"));
     }
+    let depth = o.depth_given.ok_or("relabel: --depth D is required")?;
     let chunk = corpus::parse(&bytes).map_err(|e| format!("{name}: {e}"))?;
-    let header =
-        relabel::header(&chunk.header, o.corpus.depth).map_err(|e| format!("{name}: {e}"))?;
-    let exact = CorpusConfig::from_header(&chunk.header)?.exact_empties;
-    let games = (chunk.games.len() as u32).min(o.corpus.games);
-    let depth = o.corpus.depth;
+    if chunk.complete_len < bytes.len() {
+        return Err(format!(
+            "{name}: the last game is torn at byte {} (an interrupted `train corpus`: run it \
+             again to finish the chunk)",
+            chunk.complete_len
+        ));
+    }
+    let header = relabel::header(&chunk.header, depth).map_err(|e| format!("{name}: {e}"))?;
+    let exact = CorpusConfig::from_header(&chunk.header)
+        .map_err(|e| format!("{name}: {e}"))?
+        .exact_empties;
+    let all = chunk.games.len() as u32;
+    let games = o.games_given.map_or(all, |n| n.min(all));
     println!("{}: {header}", out.display());
     let start = Instant::now();
     let report = corpus::write_chunk(
