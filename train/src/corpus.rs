@@ -353,6 +353,24 @@ pub fn parse(bytes: &[u8]) -> Result<Chunk, String> {
     })
 }
 
+/// Parses a finished chunk's bytes, read from `name`: as [`parse`], but a
+/// torn last record is an error (an interrupted `train corpus` to finish),
+/// not left out.
+///
+/// # Errors
+/// [`parse`]'s, or a torn last record; each naming `name`.
+pub fn parse_complete(name: &str, bytes: &[u8]) -> Result<Chunk, String> {
+    let chunk = parse(bytes).map_err(|e| format!("{name}: {e}"))?;
+    if chunk.complete_len < bytes.len() {
+        return Err(format!(
+            "{name}: the last game is torn at byte {} (an interrupted `train corpus`: \
+             run it again to finish the chunk)",
+            chunk.complete_len
+        ));
+    }
+    Ok(chunk)
+}
+
 /// The labelled positions of `games`, numbered from `first_game`.
 pub fn samples(games: &[Game], first_game: u32) -> Vec<Sample> {
     let mut out = Vec::with_capacity(games.len() * 60);

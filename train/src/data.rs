@@ -85,14 +85,7 @@ pub fn load_blended(
                 samples.get_or_insert_with(Vec::new).extend(s);
                 continue;
             }
-            let chunk = corpus::parse(&bytes).map_err(|e| format!("{name}: {e}"))?;
-            if chunk.complete_len < bytes.len() {
-                return Err(format!(
-                    "{name}: the last game is torn at byte {} (an interrupted `train corpus`: \
-                     run it again to finish the chunk)",
-                    chunk.complete_len
-                ));
-            }
+            let chunk = corpus::parse_complete(&name.to_string(), &bytes)?;
             let (base, shard) =
                 corpus::split_shard(&chunk.header).map_err(|e| format!("{name}: {e}"))?;
             let Some(shard) = shard else {

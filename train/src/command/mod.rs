@@ -54,7 +54,7 @@ mod tests {
     //! the whole run's.
 
     use crate::data::load;
-    use std::path::PathBuf;
+    use std::path::{Path, PathBuf};
 
     /// A scratch directory for one test.
     fn scratch(name: &str) -> PathBuf {
@@ -72,6 +72,28 @@ mod tests {
         super::run(&command, &o).unwrap();
     }
 
+    /// Plays the corpus chunk of seed `seed` with the options `common`
+    /// into `dir`, whole and in `n` shards: the whole chunk's file and the
+    /// shards', in order.
+    fn chunk_and_shards(dir: &Path, seed: u32, common: &str, n: u32) -> (PathBuf, Vec<PathBuf>) {
+        let whole = dir.join(format!("games-seed{seed}.bin"));
+        run(&format!(
+            "corpus --seed {seed} {common} --out {}",
+            whole.display()
+        ));
+        let parts: Vec<PathBuf> = (1..=n)
+            .map(|i| dir.join(format!("games-seed{seed}-shard{i}of{n}.bin")))
+            .collect();
+        for (i, part) in parts.iter().enumerate() {
+            run(&format!(
+                "corpus --seed {seed} {common} --shard {}/{n} --out {}",
+                i + 1,
+                part.display()
+            ));
+        }
+        (whole, parts)
+    }
+
     fn samples(groups: &[Vec<PathBuf>]) -> Vec<(u64, u64, i8, u32)> {
         let (samples, _) = load(groups).unwrap();
         samples
@@ -83,19 +105,8 @@ mod tests {
     #[test]
     fn corpus_shards_merge_back_into_their_chunk_sample_for_sample() {
         let dir = scratch("corpus-shards");
-        let common = "--seed 5 --games 7 --depth 2 --exact 8 --threads 2";
-        let whole = dir.join("games-seed5.bin");
-        run(&format!("corpus {common} --out {}", whole.display()));
-        let parts: Vec<PathBuf> = (1..=3)
-            .map(|i| dir.join(format!("games-seed5-shard{i}of3.bin")))
-            .collect();
-        for (i, part) in parts.iter().enumerate() {
-            run(&format!(
-                "corpus {common} --shard {}/3 --out {}",
-                i + 1,
-                part.display()
-            ));
-        }
+        let (whole, parts) =
+            chunk_and_shards(&dir, 5, "--games 7 --depth 2 --exact 8 --threads 2", 3);
         let one = |p: &PathBuf| vec![p.clone()];
         let expected = samples(&[one(&whole)]);
         assert!(!expected.is_empty());
@@ -127,19 +138,8 @@ mod tests {
         use crate::data::{load_blended, Blend};
         use crate::outcome::line_values;
         let dir = scratch("blend");
-        let common = "--seed 8 --games 6 --depth 2 --exact 8 --epsilon 0.1 --threads 2";
-        let whole = dir.join("games-seed8.bin");
-        run(&format!("corpus {common} --out {}", whole.display()));
-        let parts: Vec<PathBuf> = (1..=2)
-            .map(|i| dir.join(format!("games-seed8-shard{i}of2.bin")))
-            .collect();
-        for (i, part) in parts.iter().enumerate() {
-            run(&format!(
-                "corpus {common} --shard {}/2 --out {}",
-                i + 1,
-                part.display()
-            ));
-        }
+        let common = "--games 6 --depth 2 --exact 8 --epsilon 0.1 --threads 2";
+        let (whole, parts) = chunk_and_shards(&dir, 8, common, 2);
         let blend = Blend {
             weight: 1.0,
             holdout_every: 2,

@@ -27,14 +27,7 @@ pub fn run(o: &Options) -> Result<(), String> {
         return Err(format!("{name}: not a corpus chunk (`train corpus`)"));
     }
     let depth = o.depth_given.ok_or("relabel: --depth D is required")?;
-    let chunk = corpus::parse(&bytes).map_err(|e| format!("{name}: {e}"))?;
-    if chunk.complete_len < bytes.len() {
-        return Err(format!(
-            "{name}: the last game is torn at byte {} (an interrupted `train corpus`: run it \
-             again to finish the chunk)",
-            chunk.complete_len
-        ));
-    }
+    let chunk = corpus::parse_complete(&name.to_string(), &bytes)?;
     let header = relabel::header(&chunk.header, depth).map_err(|e| format!("{name}: {e}"))?;
     let exact = CorpusConfig::from_header(&chunk.header)
         .map_err(|e| format!("{name}: {e}"))?
