@@ -64,17 +64,44 @@ pub fn read_weights(path: &Path) -> Result<Nets, String> {
     })
 }
 
-/// Mean absolute error of `predict` on `samples`, by each count of
-/// empties: (empties, error, positions).
-fn by_empties(samples: &[&Sample], predict: impl Fn(&Board) -> f64) -> Vec<(u32, f64, usize)> {
-    let mut sums: BTreeMap<u32, (f64, usize)> = BTreeMap::new();
+/// Error of `predict` on `samples`, by each count of empties.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Errors {
+    empties: u32,
+    /// Mean absolute error.
+    mae: f64,
+    /// Mean signed error, `label - predict`: the bias an evaluation leaves
+    /// at this count. One that alternates between odd and even counts shows
+    /// a parity the evaluation misjudges.
+    bias: f64,
+    /// Mean absolute error once `bias` is taken off every estimate: what a
+    /// search can feel. A constant at one count of empties shifts every
+    /// leaf of a fixed-depth search alike and leaves its moves unchanged.
+    centred: f64,
+    positions: usize,
+}
+
+/// [`Errors`] of `predict` on `samples` by each count of empties, in
+/// increasing order.
+fn by_empties(samples: &[&Sample], predict: impl Fn(&Board) -> f64) -> Vec<Errors> {
+    let mut errors: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
     for s in samples {
-        let e = sums.entry(s.board.empty_count()).or_default();
-        e.0 += (predict(&s.board) - f64::from(s.label)).abs();
-        e.1 += 1;
+        let error = f64::from(s.label) - predict(&s.board);
+        errors.entry(s.board.empty_count()).or_default().push(error);
     }
-    sums.into_iter()
-        .map(|(e, (sum, n))| (e, sum / n.max(1) as f64, n))
+    errors
+        .into_iter()
+        .map(|(empties, v)| {
+            let n = v.len() as f64;
+            let bias = v.iter().sum::<f64>() / n;
+            Errors {
+                empties,
+                mae: v.iter().map(|x| x.abs()).sum::<f64>() / n,
+                bias,
+                centred: v.iter().map(|x| (x - bias).abs()).sum::<f64>() / n,
+                positions: v.len(),
+            }
+        })
         .collect()
 }
 
@@ -153,12 +180,18 @@ pub fn run(o: &Options) -> Result<(), String> {
         all(&before),
         valid.len()
     );
-    println!("by empties (validation MAE, compiled, positions):");
-    for ((e, a, n), (_, b, _)) in by_empties(&valid, now)
+    println!(
+        "by empties (validation MAE, compiled; mean of label - estimate, compiled; MAE with \
+         that mean taken off, compiled; positions):"
+    );
+    for (a, b) in by_empties(&valid, now)
         .into_iter()
         .zip(by_empties(&valid, compiled))
     {
-        println!("  {e:>2}: {a:.3} {b:.3} {n}");
+        println!(
+            "  {:>2}: {:.3} {:.3} {:+.3} {:+.3} {:.3} {:.3} {}",
+            a.empties, a.mae, b.mae, a.bias, b.bias, a.centred, b.centred, a.positions
+        );
     }
     if let Some(out) = &o.out {
         let summary = format!(
@@ -184,6 +217,36 @@ pub fn run(o: &Options) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// By each count of empties: the absolute, signed and centred errors
+    /// and the count, worked out by hand.
+    #[test]
+    fn errors_by_empties_are_absolute_and_signed() {
+        let start = Board::start();
+        let later = start.play(start.moves().first().unwrap());
+        let sample = |board, label| Sample {
+            board,
+            label,
+            game: 0,
+            held_out: None,
+        };
+        let samples = [sample(start, 3), sample(start, -1), sample(later, 5)];
+        let refs: Vec<&Sample> = samples.iter().collect();
+        // An estimate of 1 at 60 empties, 2 at 59.
+        let rows = by_empties(&refs, |b| f64::from(61 - b.empty_count() as i32));
+        let row = |empties, mae, bias, centred, positions| Errors {
+            empties,
+            mae,
+            bias,
+            centred,
+            positions,
+        };
+        // At 60: errors +2 and -2 (bias 0); at 59: one error of +3, all bias.
+        assert_eq!(
+            rows,
+            vec![row(59, 3.0, 3.0, 0.0, 1), row(60, 2.0, 0.0, 2.0, 2)]
+        );
+    }
 
     /// The committed weights file reads back as the compiled networks.
     #[test]
