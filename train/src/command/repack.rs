@@ -76,7 +76,8 @@ struct Errors {
     bias: f64,
     /// Mean absolute error once `bias` is taken off every estimate: what a
     /// search can feel. A constant at one count of empties shifts every
-    /// leaf of a fixed-depth search alike and leaves its moves unchanged.
+    /// leaf of a fixed-depth search alike; only leaves reached through a
+    /// pass or a game's end mix counts, so it barely moves a choice.
     centred: f64,
     positions: usize,
 }
@@ -230,7 +231,13 @@ mod tests {
             game: 0,
             held_out: None,
         };
-        let samples = [sample(start, 3), sample(start, -1), sample(later, 5)];
+        let samples = [
+            sample(start, 3),
+            sample(start, -1),
+            sample(later, 5),
+            sample(later, 6),
+            sample(later, 0),
+        ];
         let refs: Vec<&Sample> = samples.iter().collect();
         // An estimate of 1 at 60 empties, 2 at 59.
         let rows = by_empties(&refs, |b| f64::from(61 - b.empty_count() as i32));
@@ -241,11 +248,23 @@ mod tests {
             centred,
             positions,
         };
-        // At 60: errors +2 and -2 (bias 0); at 59: one error of +3, all bias.
-        assert_eq!(
-            rows,
-            vec![row(59, 3.0, 3.0, 0.0, 1), row(60, 2.0, 0.0, 2.0, 2)]
-        );
+        // At 60: errors +2 and -2, bias 0. At 59: errors +3, +4 and -2,
+        // bias 5/3; off it, 4/3, 7/3 and 11/3 (not MAE - |bias|, 4/3).
+        let want = [
+            row(59, 3.0, 5.0 / 3.0, 22.0 / 9.0, 3),
+            row(60, 2.0, 0.0, 2.0, 2),
+        ];
+        assert_eq!(rows.len(), want.len());
+        for (got, want) in rows.iter().zip(&want) {
+            assert_eq!((got.empties, got.positions), (want.empties, want.positions));
+            for (g, w) in [
+                (got.mae, want.mae),
+                (got.bias, want.bias),
+                (got.centred, want.centred),
+            ] {
+                assert!((g - w).abs() < 1e-12, "{got:?} against {want:?}");
+            }
+        }
     }
 
     /// The committed weights file reads back as the compiled networks.
