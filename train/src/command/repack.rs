@@ -106,6 +106,24 @@ fn by_empties(samples: &[&Sample], predict: impl Fn(&Board) -> f64) -> Vec<Error
         .collect()
 }
 
+/// The mean absolute error over `rows`, weighted by their positions.
+fn mean_mae<'a>(rows: impl Iterator<Item = &'a Errors>) -> f64 {
+    let (sum, n) = rows.fold((0.0, 0), |(sum, n), r| {
+        (sum + r.mae * r.positions as f64, n + r.positions)
+    });
+    sum / n.max(1) as f64
+}
+
+/// `rows` summed by ten empties (0-9, ..., 60-69): (MAE, positions).
+fn by_tens(rows: &[Errors]) -> Vec<(f64, usize)> {
+    (0..7)
+        .map(|b| {
+            let of = || rows.iter().filter(move |r| r.empties / 10 == b);
+            (mean_mae(of()), of().map(|r| r.positions).sum())
+        })
+        .collect()
+}
+
 /// Runs the command: `--bits` gives the precision (default 8, the
 /// committed one).
 pub fn run(o: &Options) -> Result<(), String> {
@@ -160,10 +178,16 @@ pub fn run(o: &Options) -> Result<(), String> {
         ideal / f64::from(othello::eval::pack::BITS_PER_CHAR),
         ideal / count as f64
     );
-    let after = fit::mae_by_empties(&valid, now);
-    let before = fit::mae_by_empties(&valid, compiled);
-    for (b, ((e, n), (old, _))) in after.iter().zip(&before).enumerate() {
-        if *n > 0 {
+    // Each position is evaluated once by each side; the ten-empties lines
+    // and the total are the per-count rows summed.
+    let after = by_empties(&valid, now);
+    let before = by_empties(&valid, compiled);
+    for ((b, (e, n)), (old, _)) in by_tens(&after)
+        .into_iter()
+        .enumerate()
+        .zip(by_tens(&before))
+    {
+        if n > 0 {
             println!(
                 "empties {:>2}-{:>2}: validation MAE {e:.3}, compiled {old:.3} ({n} positions)",
                 b * 10,
@@ -171,10 +195,7 @@ pub fn run(o: &Options) -> Result<(), String> {
             );
         }
     }
-    let all = |m: &[(f64, usize)]| {
-        let n: usize = m.iter().map(|x| x.1).sum();
-        m.iter().map(|(e, k)| e * *k as f64).sum::<f64>() / n.max(1) as f64
-    };
+    let all = |rows: &[Errors]| mean_mae(rows.iter());
     println!(
         "all: validation MAE {:.3}, compiled {:.3} ({} positions)",
         all(&after),
@@ -185,10 +206,7 @@ pub fn run(o: &Options) -> Result<(), String> {
         "by empties (validation MAE, compiled; mean of label - estimate, compiled; MAE with \
          that mean taken off, compiled; positions):"
     );
-    for (a, b) in by_empties(&valid, now)
-        .into_iter()
-        .zip(by_empties(&valid, compiled))
-    {
+    for (a, b) in after.iter().zip(&before) {
         println!(
             "  {:>2}: {:.3} {:.3} {:+.3} {:+.3} {:.3} {:.3} {}",
             a.empties, a.mae, b.mae, a.bias, b.bias, a.centred, b.centred, a.positions
@@ -265,6 +283,12 @@ mod tests {
                 assert!((g - w).abs() < 1e-12, "{got:?} against {want:?}");
             }
         }
+        // Summed by ten empties and in all, weighted by positions.
+        let tens = by_tens(&rows);
+        assert_eq!(tens[5], (3.0, 3));
+        assert_eq!(tens[6], (2.0, 2));
+        assert!(tens[..5].iter().all(|&(e, n)| e == 0.0 && n == 0));
+        assert!((mean_mae(rows.iter()) - 13.0 / 5.0).abs() < 1e-12);
     }
 
     /// The committed weights file reads back as the compiled networks.
