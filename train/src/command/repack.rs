@@ -7,13 +7,11 @@
 
 use crate::cli::Options;
 use crate::data::{data_or_corpus, load};
-use crate::gen::Sample;
 use crate::net::{dequantize, quantize_nets, Nets};
 use crate::{encode, fit};
 use othello::eval::pattern::Tables;
 use othello::eval::{net, weights, SCALE};
 use othello::Board;
-use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The networks of a weights file written by `train fit` (its `ANCHORS`,
@@ -62,66 +60,6 @@ pub fn read_weights(path: &Path) -> Result<Nets, String> {
         groups,
         params,
     })
-}
-
-/// Error of `predict` on `samples`, by each count of empties.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Errors {
-    empties: u32,
-    /// Mean absolute error.
-    mae: f64,
-    /// Mean signed error, `label - predict`: the bias an evaluation leaves
-    /// at this count. One that alternates between odd and even counts shows
-    /// a parity the evaluation misjudges.
-    bias: f64,
-    /// Mean absolute error once `bias` is taken off every estimate: what a
-    /// search can feel. A constant at one count of empties shifts every
-    /// leaf of a fixed-depth search alike; only leaves reached through a
-    /// pass or a game's end mix counts, so it barely moves a choice.
-    centred: f64,
-    positions: usize,
-}
-
-/// [`Errors`] of `predict` on `samples` by each count of empties, in
-/// increasing order.
-fn by_empties(samples: &[&Sample], predict: impl Fn(&Board) -> f64) -> Vec<Errors> {
-    let mut errors: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
-    for s in samples {
-        let error = f64::from(s.label) - predict(&s.board);
-        errors.entry(s.board.empty_count()).or_default().push(error);
-    }
-    errors
-        .into_iter()
-        .map(|(empties, v)| {
-            let n = v.len() as f64;
-            let bias = v.iter().sum::<f64>() / n;
-            Errors {
-                empties,
-                mae: v.iter().map(|x| x.abs()).sum::<f64>() / n,
-                bias,
-                centred: v.iter().map(|x| (x - bias).abs()).sum::<f64>() / n,
-                positions: v.len(),
-            }
-        })
-        .collect()
-}
-
-/// The mean absolute error over `rows`, weighted by their positions.
-fn mean_mae<'a>(rows: impl Iterator<Item = &'a Errors>) -> f64 {
-    let (sum, n) = rows.fold((0.0, 0), |(sum, n), r| {
-        (sum + r.mae * r.positions as f64, n + r.positions)
-    });
-    sum / n.max(1) as f64
-}
-
-/// `rows` summed by ten empties (0-9, ..., 60-69): (MAE, positions).
-fn by_tens(rows: &[Errors]) -> Vec<(f64, usize)> {
-    (0..7)
-        .map(|b| {
-            let of = || rows.iter().filter(move |r| r.empties / 10 == b);
-            (mean_mae(of()), of().map(|r| r.positions).sum())
-        })
-        .collect()
 }
 
 /// Runs the command: `--bits` gives the precision (default 8, the
@@ -180,12 +118,12 @@ pub fn run(o: &Options) -> Result<(), String> {
     );
     // Each position is evaluated once by each side; the ten-empties lines
     // and the total are the per-count rows summed.
-    let after = by_empties(&valid, now);
-    let before = by_empties(&valid, compiled);
-    for ((b, (e, n)), (old, _)) in by_tens(&after)
+    let after = fit::by_empties(&valid, now);
+    let before = fit::by_empties(&valid, compiled);
+    for ((b, (e, n)), (old, _)) in fit::by_tens(&after)
         .into_iter()
         .enumerate()
-        .zip(by_tens(&before))
+        .zip(fit::by_tens(&before))
     {
         if n > 0 {
             println!(
@@ -195,7 +133,7 @@ pub fn run(o: &Options) -> Result<(), String> {
             );
         }
     }
-    let all = |rows: &[Errors]| mean_mae(rows.iter());
+    let all = |rows: &[fit::Errors]| fit::mean_mae(rows.iter());
     println!(
         "all: validation MAE {:.3}, compiled {:.3} ({} positions)",
         all(&after),
@@ -236,60 +174,6 @@ pub fn run(o: &Options) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// By each count of empties: the absolute, signed and centred errors
-    /// and the count, worked out by hand.
-    #[test]
-    fn errors_by_empties_are_absolute_and_signed() {
-        let start = Board::start();
-        let later = start.play(start.moves().first().unwrap());
-        let sample = |board, label| Sample {
-            board,
-            label,
-            game: 0,
-            held_out: None,
-        };
-        let samples = [
-            sample(start, 3),
-            sample(start, -1),
-            sample(later, 5),
-            sample(later, 6),
-            sample(later, 0),
-        ];
-        let refs: Vec<&Sample> = samples.iter().collect();
-        // An estimate of 1 at 60 empties, 2 at 59.
-        let rows = by_empties(&refs, |b| f64::from(61 - b.empty_count() as i32));
-        let row = |empties, mae, bias, centred, positions| Errors {
-            empties,
-            mae,
-            bias,
-            centred,
-            positions,
-        };
-        // At 60: errors +2 and -2, bias 0. At 59: errors +3, +4 and -2,
-        // bias 5/3; off it, 4/3, 7/3 and 11/3 (not MAE - |bias|, 4/3).
-        let want = [
-            row(59, 3.0, 5.0 / 3.0, 22.0 / 9.0, 3),
-            row(60, 2.0, 0.0, 2.0, 2),
-        ];
-        assert_eq!(rows.len(), want.len());
-        for (got, want) in rows.iter().zip(&want) {
-            assert_eq!((got.empties, got.positions), (want.empties, want.positions));
-            for (g, w) in [
-                (got.mae, want.mae),
-                (got.bias, want.bias),
-                (got.centred, want.centred),
-            ] {
-                assert!((g - w).abs() < 1e-12, "{got:?} against {want:?}");
-            }
-        }
-        // Summed by ten empties and in all, weighted by positions.
-        let tens = by_tens(&rows);
-        assert_eq!(tens[5], (3.0, 3));
-        assert_eq!(tens[6], (2.0, 2));
-        assert!(tens[..5].iter().all(|&(e, n)| e == 0.0 && n == 0));
-        assert!((mean_mae(rows.iter()) - 13.0 / 5.0).abs() < 1e-12);
-    }
 
     /// The committed weights file reads back as the compiled networks.
     #[test]
