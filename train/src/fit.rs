@@ -119,6 +119,25 @@ pub fn mean_mae<'a>(rows: impl Iterator<Item = &'a Errors>) -> f64 {
     sum / n.max(1) as f64
 }
 
+/// The lines comparing two sets of per-count rows of the same positions
+/// by ten empties, the buckets that hold any: `after`'s MAE (the new
+/// networks') against `before`'s (the compiled weights').
+pub fn tens_lines(after: &[Errors], before: &[Errors]) -> Vec<String> {
+    by_tens(after)
+        .into_iter()
+        .zip(by_tens(before))
+        .enumerate()
+        .filter(|(_, ((_, n), _))| *n > 0)
+        .map(|(b, ((e, n), (old, _)))| {
+            format!(
+                "empties {:>2}-{:>2}: validation MAE {e:.3}, compiled weights {old:.3} ({n} positions)",
+                b * 10,
+                b * 10 + 9
+            )
+        })
+        .collect()
+}
+
 /// `rows` summed by ten empties (0-9, ..., 60-69): (MAE, positions).
 pub fn by_tens(rows: &[Errors]) -> Vec<(f64, usize)> {
     (0..7)
@@ -241,6 +260,16 @@ mod tests {
         assert_eq!(tens[6], (2.0, 2));
         assert!(tens[..5].iter().all(|&(e, n)| e == 0.0 && n == 0));
         assert!((mean_mae(rows.iter()) - 13.0 / 5.0).abs() < 1e-12);
+        // Compared by ten empties with a set that errs 1 disc at both counts:
+        // only the buckets that hold positions.
+        let ones: Vec<Errors> = rows.iter().map(|r| Errors { mae: 1.0, ..*r }).collect();
+        assert_eq!(
+            tens_lines(&rows, &ones),
+            [
+                "empties 50-59: validation MAE 3.000, compiled weights 1.000 (3 positions)",
+                "empties 60-69: validation MAE 2.000, compiled weights 1.000 (2 positions)",
+            ]
+        );
     }
 
     #[test]

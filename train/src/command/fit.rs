@@ -148,16 +148,12 @@ pub fn fit_and_write(o: &Options, samples: &[Sample], how: &str) -> Result<(), S
     }
     // The weights compiled into this binary (the previous generation), on
     // the same validation positions: the comparison by phase.
-    let after = fit::by_tens(&fit::by_empties(&valid, runtime));
-    let before = fit::by_tens(&fit::by_empties(&valid, |b| {
+    let after = fit::by_empties(&valid, runtime);
+    let before = fit::by_empties(&valid, |b| {
         f64::from(pattern::evaluate(b)) / f64::from(othello::eval::SCALE)
-    }));
-    for (b, ((e, n), (old, _))) in after.iter().zip(&before).enumerate() {
-        println!(
-            "empties {:>2}-{:>2}: validation MAE {e:.3}, compiled weights {old:.3} ({n} positions)",
-            b * 10,
-            b * 10 + 9
-        );
+    });
+    for line in fit::tens_lines(&after, &before) {
+        println!("{line}");
     }
     println!("{summary}");
     println!(

@@ -120,18 +120,8 @@ pub fn run(o: &Options) -> Result<(), String> {
     // and the total are the per-count rows summed.
     let after = fit::by_empties(&valid, now);
     let before = fit::by_empties(&valid, compiled);
-    for ((b, (e, n)), (old, _)) in fit::by_tens(&after)
-        .into_iter()
-        .enumerate()
-        .zip(fit::by_tens(&before))
-    {
-        if n > 0 {
-            println!(
-                "empties {:>2}-{:>2}: validation MAE {e:.3}, compiled {old:.3} ({n} positions)",
-                b * 10,
-                b * 10 + 9
-            );
-        }
+    for line in fit::tens_lines(&after, &before) {
+        println!("{line}");
     }
     let all = |rows: &[fit::Errors]| fit::mean_mae(rows.iter());
     println!(
